@@ -1,0 +1,33 @@
+# Everyday commands. `make test` and `make demo` work on a fresh machine with Python and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test demo bench lint system-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Xvfb and Chromium come from the system packages (installed when we are root, else the
+# exact command is printed). The live tests and the demo need them.
+system-deps:
+	@sh scripts/system-deps.sh
+
+test: $(STAMP) system-deps
+	$(BIN)/python -m pytest -q
+
+demo: $(STAMP) system-deps
+	$(BIN)/queens-autosolve demo $(DEMO_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/queens-autosolve bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

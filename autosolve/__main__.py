@@ -1,0 +1,5 @@
+import sys
+
+from autosolve.cli import main
+
+sys.exit(main())
