@@ -1,0 +1,50 @@
+"""The CLI's wiring: every subcommand exists, help works, user errors exit 2 without a traceback."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from autosolve.cli import COMMANDS, build_parser, main
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_subcommand_is_written_and_registers(name):
+    module = importlib.import_module(f"autosolve.commands.{name}")
+    assert callable(module.register)
+    args = build_parser().parse_args([name, *_minimal_args(name)])
+    assert callable(args.func)
+
+
+def _minimal_args(name: str) -> list[str]:
+    return {"solve": ["x.txt"], "detect": ["x.png"], "play": ["corner"], "arena": ["amazons"]}.get(name, [])
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_of_each_subcommand_exits_zero(name, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([name, "--help"])
+    assert exit_info.value.code == 0
+    assert name in capsys.readouterr().out
+
+
+def test_unknown_subcommand_exits_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["frobnicate"])
+    assert exit_info.value.code == 2
+
+
+def test_missing_puzzle_file_is_one_line_and_status_2(capsys, tmp_path):
+    status = main(["solve", str(tmp_path / "nope.txt")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and "no such file" in err and "Traceback" not in err
+
+
+def test_console_script_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "autosolve", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stdout.startswith("queens-autosolve ")
