@@ -63,7 +63,10 @@ def test_a_valid_answer_has_no_violations():
 def test_an_answer_that_misses_a_region_is_named():
     puzzle = Puzzle.from_rows(BOARD_5)
     queens = [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3)]
-    assert violations(puzzle, queens) == ["region B has 0 queen(s), needs 1", "region E has 2 queen(s), needs 1"]
+    assert violations(puzzle, queens) == [
+        "region B has 0 queen(s), needs 1",
+        "region E has 2 queen(s), needs 1",
+    ]
     assert not is_solution(puzzle, queens)
 
 
