@@ -18,6 +18,7 @@ system-deps:
 	@sh scripts/system-deps.sh
 
 test: $(STAMP) system-deps
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 demo: $(STAMP) system-deps
