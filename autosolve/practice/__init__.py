@@ -1,1 +1,11 @@
-"""autosolve/practice"""
+"""A local copy of the LinkedIn Queens page to practise on and to test the live pipeline against."""
+
+from autosolve.practice.server import (
+    REGION_COLOURS,
+    PageState,
+    PracticeServer,
+    PracticeTimeout,
+    region_colours,
+)
+
+__all__ = ["REGION_COLOURS", "PageState", "PracticeServer", "PracticeTimeout", "region_colours"]

@@ -1,0 +1,62 @@
+"""The checks that stand between a reading and the user's mouse. Each raises `UnsafeToClick`
+with what was wrong and what to do; none of them clicks or reads anything itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from actuator.errors import UnsafeToClick
+from capture.models import WindowRecord
+
+
+class Certainty(Protocol):
+    confidence: float
+    reasons: Sequence[str]
+
+    @property
+    def is_certain(self) -> bool: ...
+
+
+def check_certain(reading: Certainty) -> None:
+    """Refuse to click on a reading vision is not sure of."""
+    if reading.is_certain:
+        return
+    why = "; ".join(reading.reasons) or "no reason given"
+    raise UnsafeToClick(
+        f"the board reading is uncertain (confidence {reading.confidence:.2f}: {why}); nothing was "
+        "clicked; run with --dry-run to see what was read"
+    )
+
+
+def check_unique(count: int) -> None:
+    """Refuse to click unless the board read has exactly one solution."""
+    if count == 1:
+        return
+    if count == 0:
+        raise UnsafeToClick(
+            "the board as read has no solution, so the reading must be wrong; nothing was clicked; "
+            "run with --dry-run to see what was read"
+        )
+    raise UnsafeToClick(
+        "the board as read has more than one solution (a real puzzle has one, so the reading is "
+        "probably wrong); nothing was clicked; run with --dry-run to see a solution and the plan"
+    )
+
+
+def check_window_unchanged(before: WindowRecord, now: WindowRecord | None) -> None:
+    """Refuse to click when the window closed, moved, resized, hid or changed title since capture."""
+    if now is None:
+        raise UnsafeToClick(f"the window {before.title!r} closed before the clicks; nothing was clicked")
+    if now.rect != before.rect:
+        raise UnsafeToClick(
+            f"the window {before.title!r} moved or resized since it was read ({before.rect} -> "
+            f"{now.rect}); nothing was clicked; keep it still and run again"
+        )
+    if now.minimised or not now.viewable:
+        raise UnsafeToClick(f"the window {before.title!r} was hidden before the clicks; nothing was clicked")
+    if now.title != before.title:
+        raise UnsafeToClick(
+            f"the window's title changed from {before.title!r} to {now.title!r} (another tab?); "
+            "nothing was clicked; run again"
+        )

@@ -1,0 +1,85 @@
+"""`queens-autosolve practice`: serve a local copy of the Queens page on loopback and open it.
+
+Play it by hand, or point the live pipeline at it (``queens-autosolve run`` reads it off the
+screen like the real page). Serves until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import webbrowser
+
+from autosolve.practice import PageState, PracticeServer
+from solver.errors import QueensError
+from solver.formats import read_puzzles
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
+
+DEFAULT_SIZE = 8
+_POLL_SECONDS = 0.5
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "practice",
+        help="serve a local copy of the Queens page to practise on (and test against)",
+        description="Serve a local copy of the LinkedIn Queens page on 127.0.0.1 and open it in "
+        "your browser. The puzzle comes from --puzzle FILE, or is generated (--size, --seed).",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--puzzle", metavar="FILE", help="puzzle file (shared text format) or puzz.link URL")
+    source.add_argument("--size", type=int, metavar="N",
+                        help=f"generate an N x N puzzle (default {DEFAULT_SIZE})")
+    parser.add_argument("--index", type=int, default=1, metavar="I",
+                        help="which puzzle of a file with several (1-based, default 1)")
+    parser.add_argument("--seed", type=int, help="seed for the generated puzzle (default: random)")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    parser.add_argument("--dark", action="store_true", help="start in dark mode")
+    parser.add_argument("--no-open", dest="open", action="store_false", help="do not open a browser")
+    parser.set_defaults(func=run)
+
+
+def choose_puzzle(args: argparse.Namespace) -> Puzzle:
+    """The puzzle to serve: the I-th of --puzzle FILE, else a generated one."""
+    if args.puzzle:
+        puzzles = read_puzzles(args.puzzle)
+        if not 1 <= args.index <= len(puzzles):
+            raise QueensError(f"--index {args.index}: {args.puzzle} holds {len(puzzles)} puzzle(s)")
+        return puzzles[args.index - 1]
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    return generate_puzzle(args.size or DEFAULT_SIZE, rng=seed)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise QueensError(f"--port {args.port}: use a port number from 0 to 65535")
+    puzzle = choose_puzzle(args)
+    with PracticeServer(puzzle, port=args.port, dark=args.dark) as server:
+        name = puzzle.name or "puzzle"
+        print(f"Queens practice ({name}, {puzzle.n}x{puzzle.n}) at {server.url}", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
+        if args.open:
+            webbrowser.open(server.url)
+        try:
+            announce_wins(server)
+        except KeyboardInterrupt:
+            print("\nstopped", flush=True)
+    return 0
+
+
+def announce_wins(server: PracticeServer) -> None:
+    """Print a line each time the page goes from unsolved to solved (runs until Ctrl-C)."""
+    was_solved = server.state().solved
+    while True:
+        time.sleep(_POLL_SECONDS)
+        state = server.state()
+        if state.solved and not was_solved:
+            print(f"solved in {_clock(state)} ({state.moves} moves)", flush=True)
+        was_solved = state.solved
+
+
+def _clock(state: PageState) -> str:
+    seconds = state.elapsed_ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"

@@ -1,0 +1,110 @@
+"""`queens-autosolve [run]`: find the Queens tab, read the board, solve it, click the queens in, check.
+
+Exit status: 0 solved (or, with --dry-run, a unique solution found); 1 the board does not show
+the solution after clicking (or the dry run found no unique solution); 2 a problem to fix first
+(no display, no window, no board visible, uncertain reading...): nothing was clicked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from autosolve.pipeline import STAGES, Options, RunResult, Source, run
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="solve the Queens board in the browser window on screen (the default command)",
+        description="Find the browser window showing LinkedIn Queens (or the practice page), read "
+        "the board, solve it, click the queens in and check the page shows the solution.",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
+                       "(default: a browser window titled 'Queens')")
+    where.add_argument("--screen", action="store_true", help="read the whole screen instead of one window")
+    where.add_argument("--image", metavar="FILE", type=Path,
+                       help="read a screenshot file (nothing is clicked)")
+    parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="do everything but click; print the solution and the plan")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="S",
+                        help="seconds between clicks (default 0: as fast as the page takes them)")
+    parser.add_argument("--no-verify", action="store_true", help="do not read the board again after clicking")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
+    options = Options(dry_run=args.dry_run or args.image is not None, delay=max(0.0, args.delay),
+                      verify=not args.no_verify)
+    result = run(source, options)
+    print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
+    return 0 if result.ok else 1
+
+
+def result_json(result: RunResult) -> dict[str, object]:
+    """The outcome for machines."""
+    frame, reading, verification = result.frame, result.reading, result.verification
+    return {
+        "ok": result.ok,
+        "n": reading.n,
+        "dry_run": result.dry_run,
+        "source": frame.source,
+        "window": None if frame.window is None else {
+            "title": frame.window.title, "left": frame.window.rect.left, "top": frame.window.rect.top,
+            "width": frame.window.rect.width, "height": frame.window.rect.height,
+        },
+        "confidence": reading.confidence,
+        "reasons": list(reading.reasons),
+        "states": reading.state_rows(),
+        "solutions": result.solved.count,
+        "unique": result.solved.unique,
+        "solution": None if result.solved.solution is None else [list(c) for c in result.solved.solution],
+        "plan": None if result.plan is None else [
+            {"cell": list(c.cell), "x": c.x, "y": c.y, "reason": c.reason} for c in result.plan
+        ],
+        "clicks": result.clicks,
+        "verified": None if verification is None else verification.solved,
+        "differences": [] if verification is None else list(verification.differences),
+        "timings": result.timings,
+        "to_last_click": result.to_last_click,
+    }
+
+
+def report_lines(result: RunResult) -> list[str]:
+    """The outcome for people: what was read, solved, clicked and checked, then the timings."""
+    frame, reading, solved = result.frame, result.reading, result.solved
+    where = f"window {frame.window.title!r}" if frame.window else frame.source
+    lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
+    if solved.solution is None:
+        lines.append("the board as read has no solution")
+    else:
+        uniqueness = "unique" if solved.unique else "NOT unique: clicking would be refused"
+        lines.append(f"solution ({uniqueness}):")
+        lines += ["  " + row for row in solved.solution.grid(reading.n)]
+    if result.dry_run and result.plan is not None:
+        lines.append(f"plan: {len(result.plan)} click(s) (dry run: nothing clicked)")
+        lines += ["  " + line for line in result.plan.describe()]
+    elif not result.dry_run:
+        lines.append(f"clicked {result.clicks} time(s)")
+        verification = result.verification
+        if verification is None:
+            lines.append("not verified (--no-verify)")
+        elif verification.solved:
+            lines.append("verified: the board shows the solution")
+        else:
+            lines.append("NOT verified: the board differs from the solution:")
+            lines += ["  " + d for d in verification.differences]
+    lines.append(timing_line(result))
+    return lines
+
+
+def timing_line(result: RunResult) -> str:
+    parts = [f"{name} {result.timings[name] * 1000:.1f} ms" for name in STAGES if name in result.timings]
+    total = sum(result.timings.values()) * 1000
+    to_click = result.to_last_click * 1000
+    return f"timings: {', '.join(parts)}; window found -> last click {to_click:.1f} ms; total {total:.1f} ms"

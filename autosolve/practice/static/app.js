@@ -1,0 +1,370 @@
+// The practice Queens page: draws the board, cycles a cell empty -> × -> queen on each press,
+// judges the board by the rules (one queen per row, column and region; queens never touch) and
+// reports every change to the server (POST /api/state) so tests can read the board back.
+"use strict";
+
+const EMPTY = ".", MARK = "x", QUEEN = "Q", LOCKED = "L";
+const NEXT = { ".": MARK, "x": QUEEN, "Q": EMPTY };
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// ---- the rules (shared by the main board and the examples) --------------------------------
+
+/** Units as lists of cell indices: rows, columns, then regions. */
+function unitsOf(model) {
+  const { n, regionIds } = model;
+  const units = [];
+  for (let r = 0; r < n; r++) units.push([...Array(n).keys()].map((c) => r * n + c));
+  for (let c = 0; c < n; c++) units.push([...Array(n).keys()].map((r) => r * n + c));
+  const regions = new Map();
+  for (let i = 0; i < n * n; i++) {
+    const id = regionIds[Math.floor(i / n)][i % n];
+    if (!regions.has(id)) regions.set(id, []);
+    regions.get(id).push(i);
+  }
+  return units.concat([...regions.values()]);
+}
+
+/** Two queen cells that may not both hold queens regardless of units. */
+function attacks(model, a, b) {
+  const n = model.n;
+  const dr = Math.abs(Math.floor(a / n) - Math.floor(b / n)), dc = Math.abs((a % n) - (b % n));
+  if (model.rule === "diagonal" && dr === dc) return true;
+  return dr <= 1 && dc <= 1;
+}
+
+/** {conflicts: Set of cell indices to tint, solved: bool} for the cells' current states. */
+function judge(model, cells) {
+  const isQueen = (i) => cells[i] === QUEEN || cells[i] === LOCKED;
+  const conflicts = new Set();
+  let complete = true;
+  for (const unit of model.units) {
+    const count = unit.filter(isQueen).length;
+    if (count > model.k) unit.forEach((i) => conflicts.add(i));
+    if (count !== model.k) complete = false;
+  }
+  const queens = cells.map((_, i) => i).filter(isQueen);
+  let touching = false;
+  for (let x = 0; x < queens.length; x++) {
+    for (let y = x + 1; y < queens.length; y++) {
+      if (attacks(model, queens[x], queens[y])) {
+        conflicts.add(queens[x]);
+        conflicts.add(queens[y]);
+        touching = true;
+      }
+    }
+  }
+  return { conflicts, solved: complete && !touching && conflicts.size === 0 };
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function crownSvg(cls) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", "#crown");
+  svg.appendChild(use);
+  return svg;
+}
+
+/** Inset shadows that draw 1px cell lines inside a region and 3px lines between regions. */
+function cellLines(model, r, c) {
+  const { n, regionIds } = model;
+  const id = regionIds[r][c];
+  const thin = "var(--cell-line)", thick = "var(--region-line)";
+  const lines = [];
+  if (c < n - 1) lines.push(regionIds[r][c + 1] === id ? `inset -1px 0 0 ${thin}` : `inset -2px 0 0 ${thick}`);
+  if (c > 0 && regionIds[r][c - 1] !== id) lines.push(`inset 1px 0 0 ${thick}`);
+  if (r < n - 1) lines.push(regionIds[r + 1][c] === id ? `inset 0 -1px 0 ${thin}` : `inset 0 -2px 0 ${thick}`);
+  if (r > 0 && regionIds[r - 1][c] !== id) lines.push(`inset 0 1px 0 ${thick}`);
+  return lines.join(", ") || "none";
+}
+
+/** Build the cells of `model` into `boardEl`; returns the cell elements in reading order. */
+function drawBoard(model, boardEl) {
+  const { n, regionIds, colours } = model;
+  boardEl.textContent = "";
+  boardEl.style.setProperty("--n", n);
+  const cellEls = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const el = document.createElement("div");
+      el.className = "cell";
+      el.dataset.index = r * n + c;
+      el.dataset.row = r;
+      el.dataset.col = c;
+      el.setAttribute("role", "gridcell");
+      el.style.backgroundColor = colours[regionIds[r][c]];
+      el.style.boxShadow = cellLines(model, r, c);
+      el.appendChild(document.createElement("i")).className = "xmark";
+      el.appendChild(crownSvg("crown"));
+      el.appendChild(document.createElement("i")).className = "disc";
+      boardEl.appendChild(el);
+      cellEls.push(el);
+    }
+  }
+  return cellEls;
+}
+
+function paintCell(el, state, conflict) {
+  if (el.dataset.state !== state) el.dataset.state = state;
+  el.classList.toggle("conflict", conflict);
+}
+
+function paintAll(model, cellEls, cells) {
+  const verdict = judge(model, cells);
+  cellEls.forEach((el, i) => paintCell(el, cells[i], verdict.conflicts.has(i)));
+  return verdict;
+}
+
+function makeModel(data) {
+  const model = {
+    n: data.n,
+    k: data.k || 1,
+    rule: data.rule || "touch",
+    regionIds: data.region_ids,
+    colours: data.colours,
+  };
+  model.units = unitsOf(model);
+  return model;
+}
+
+// ---- the game -----------------------------------------------------------------------------
+
+class Game {
+  constructor(data, boardEl) {
+    this.model = makeModel(data);
+    this.cells = data.initial.join("").split("");
+    this.cellEls = drawBoard(this.model, boardEl);
+    this.boardEl = boardEl;
+    this.history = []; // each entry: [[index, before, after], ...], one per press or drag
+    this.moves = 0;
+    this.solved = false;
+    this.startedAt = performance.now();
+    this.frozenElapsed = undefined; // the time shown while solved (the clock stops)
+    this.drag = null; // {group}: while a press that placed × is held, passing over empty cells marks them
+    this.reporter = new Reporter(this);
+    this.listen();
+    this.refresh();
+  }
+
+  listen() {
+    const board = this.boardEl;
+    board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    board.addEventListener("click", (e) => {
+      // Real presses were handled on pointerdown; a click with detail 0 comes from the keyboard
+      // or from script (element.click()), which sends no pointer events.
+      if (e.detail === 0) this.pressAt(e.target);
+    });
+    board.addEventListener("contextmenu", (e) => e.preventDefault());
+    document.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    const endDrag = () => { this.drag = null; };
+    document.addEventListener("pointerup", endDrag);
+    document.addEventListener("pointercancel", endDrag);
+    document.getElementById("undo").addEventListener("click", () => this.undo());
+    document.getElementById("clear").addEventListener("click", () => this.clear());
+    document.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); this.undo(); }
+    });
+  }
+
+  onPointerDown(e) {
+    if (e.button !== 0) return;
+    e.preventDefault(); // no text selection, no focus change: the press is the whole action
+    const group = this.pressAt(e.target);
+    if (group && group[0][2] === MARK) {
+      this.drag = { group, last: group[0][0] };
+      if (e.target.releasePointerCapture && e.pointerId !== undefined) {
+        try { e.target.releasePointerCapture(e.pointerId); } catch (_) { /* not captured */ }
+      }
+    }
+  }
+
+  onPointerMove(e) {
+    if (!this.drag || !(e.buttons & 1) || this.solved) return;
+    const el = document.elementFromPoint(e.clientX, e.clientY);
+    const cell = el && el.closest ? el.closest("#board .cell") : null;
+    if (!cell) return;
+    const i = Number(cell.dataset.index);
+    if (i === this.drag.last) return;
+    this.drag.last = i;
+    if (this.cells[i] !== EMPTY) return;
+    this.drag.group.push([i, EMPTY, MARK]);
+    this.cells[i] = MARK;
+    this.moves++;
+    this.refresh();
+  }
+
+  /** Cycle the cell under `target`; returns the undo group, or null when nothing changed. */
+  pressAt(target) {
+    const cell = target && target.closest ? target.closest(".cell") : null;
+    if (!cell || !this.boardEl.contains(cell) || this.solved) return null;
+    const i = Number(cell.dataset.index);
+    const before = this.cells[i];
+    if (before === LOCKED) return null;
+    const group = [[i, before, NEXT[before]]];
+    this.apply(group);
+    return group;
+  }
+
+  apply(group) {
+    for (const [i, , after] of group) this.cells[i] = after;
+    this.history.push(group);
+    this.moves++;
+    this.refresh();
+  }
+
+  undo() {
+    const group = this.history.pop();
+    if (!group) return;
+    this.drag = null;
+    for (const [i, before] of group.slice().reverse()) this.cells[i] = before;
+    this.moves++;
+    this.refresh();
+  }
+
+  clear() {
+    const group = [];
+    this.cells.forEach((s, i) => { if (s === MARK || s === QUEEN) group.push([i, s, EMPTY]); });
+    if (group.length) this.apply(group);
+  }
+
+  refresh() {
+    const verdict = paintAll(this.model, this.cellEls, this.cells);
+    this.setSolved(verdict.solved);
+    this.reporter.send();
+  }
+
+  setSolved(solved) {
+    if (solved === this.solved) return;
+    this.solved = solved;
+    if (!solved && this.frozenElapsed !== undefined) this.startedAt = performance.now() - this.frozenElapsed;
+    this.frozenElapsed = solved ? this.elapsedMs() : undefined;
+    this.boardEl.classList.toggle("solved", solved);
+    document.body.classList.toggle("won", solved);
+    const banner = document.getElementById("banner");
+    banner.hidden = !solved;
+    banner.textContent = solved ? `You win! Solved in ${formatTime(this.elapsedMs())}` : "";
+    this.tick();
+  }
+
+  elapsedMs() {
+    if (this.frozenElapsed !== undefined) return this.frozenElapsed;
+    return Math.round(performance.now() - this.startedAt);
+  }
+
+  tick() {
+    document.getElementById("time").textContent = formatTime(this.elapsedMs());
+  }
+
+  rows() {
+    const n = this.model.n, rows = [];
+    for (let r = 0; r < n; r++) rows.push(this.cells.slice(r * n, r * n + n).join(""));
+    return rows;
+  }
+}
+
+function formatTime(ms) {
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Sends the whole board after each change; at most one request in flight, always the newest. */
+class Reporter {
+  constructor(game) {
+    this.game = game;
+    this.session = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    this.seq = 0;
+    this.busy = false;
+    this.dirty = false;
+  }
+
+  send() {
+    this.dirty = true;
+    if (!this.busy) this.flush();
+  }
+
+  flush() {
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.busy = true;
+    const g = this.game, n = g.model.n;
+    const queens = [];
+    g.cells.forEach((s, i) => { if (s === QUEEN || s === LOCKED) queens.push([Math.floor(i / n), i % n]); });
+    const body = JSON.stringify({
+      session: this.session,
+      seq: ++this.seq,
+      states: g.rows(),
+      queens,
+      solved: g.solved,
+      moves: g.moves,
+      elapsed_ms: g.elapsedMs(),
+    });
+    fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true })
+      .catch(() => { /* no server (page opened as a file): play on regardless */ })
+      .finally(() => { this.busy = false; this.flush(); });
+  }
+}
+
+// ---- examples under the board -----------------------------------------------------------
+
+// One small 5x5 map: queens at (0,0) (1,2) (2,4) (3,1) (4,3) solve it.
+const EXAMPLE_REGIONS = ["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"];
+const EXAMPLES = [
+  { caption: "Each row, column and color region holds exactly one queen.",
+    states: ["Q....", "..Q..", "....Q", ".Q...", "...Q."], solved: true },
+  { caption: "Queens cannot touch, not even diagonally: these two clash.",
+    states: ["Q....", ".Q...", ".....", ".....", "....."] },
+  { caption: "Mark × where a queen cannot go.",
+    states: ["Qxxxx", "xx...", "x....", "x....", "x...."] },
+];
+
+function drawExamples(container, colours) {
+  const ids = { A: 0, B: 1, C: 2, D: 3, E: 4 };
+  const model = makeModel({
+    n: 5,
+    region_ids: EXAMPLE_REGIONS.map((row) => row.split("").map((ch) => ids[ch])),
+    colours: [colours[0], colours[1], colours[2], colours[3], colours[4]],
+  });
+  for (const example of EXAMPLES) {
+    const figure = document.createElement("figure");
+    figure.className = "example";
+    const board = document.createElement("div");
+    board.className = "board mini";
+    const cellEls = drawBoard(model, board);
+    const verdict = paintAll(model, cellEls, example.states.join("").split(""));
+    board.classList.toggle("solved", verdict.solved);
+    const caption = document.createElement("figcaption");
+    caption.textContent = example.caption;
+    figure.append(board, caption);
+    container.appendChild(figure);
+  }
+}
+
+// ---- start --------------------------------------------------------------------------------
+
+function setDark(dark) {
+  document.documentElement.classList.toggle("dark", dark);
+  document.getElementById("theme").textContent = dark ? "Light mode" : "Dark mode";
+}
+
+function main() {
+  const data = JSON.parse(document.getElementById("puzzle-data").textContent);
+  const params = new URLSearchParams(location.search);
+  setDark(params.has("dark") ? params.get("dark") !== "0" : Boolean(data.dark));
+  document.getElementById("theme").addEventListener("click", () =>
+    setDark(!document.documentElement.classList.contains("dark")));
+  document.getElementById("puzzle-name").textContent = data.name ? data.name : `${data.n}×${data.n}`;
+  if ((data.k || 1) > 1) document.getElementById("per-unit").textContent = String(data.k);
+  const board = document.getElementById("board");
+  const game = new Game(data, board);
+  window.queensGame = game; // for people poking at the page from the devtools console
+  setInterval(() => { if (!game.solved) game.tick(); }, 250);
+  drawExamples(document.getElementById("examples"), data.colours.length >= 5 ? data.colours : REGION_FALLBACK);
+}
+
+const REGION_FALLBACK = ["#BBA3E2", "#FFC992", "#96BEFF", "#B3DFA0", "#DFDFDF"];
+
+main();

@@ -1,0 +1,40 @@
+"""What can go wrong while finding and grabbing the browser window, each with what to do about it.
+
+All are `QueensError`s: the CLI prints the message as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from solver.errors import QueensError
+
+
+class CaptureError(QueensError):
+    """Base for capture problems: the message names the cause and the fix."""
+
+
+class NoDisplayError(CaptureError):
+    """There is no X11 display to look at (DISPLAY unset or the server refuses us)."""
+
+
+class WaylandSessionError(CaptureError):
+    """A Wayland session without X11: other windows cannot be found, read or clicked."""
+
+
+class WindowNotFoundError(CaptureError):
+    """No window matches the title we look for."""
+
+
+class WindowMinimisedError(CaptureError):
+    """The matching window is minimised (iconic or hidden), so its pixels are not on screen."""
+
+
+class WindowOffScreenError(CaptureError):
+    """The window lies wholly outside the screen."""
+
+
+class BoardNotVisibleError(CaptureError):
+    """The window was found but no Queens board shows in it (Start button, tutorial, other tab...)."""
+
+
+class ImageReadError(CaptureError):
+    """A screenshot file given with --image cannot be read."""

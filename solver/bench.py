@@ -1,0 +1,283 @@
+"""The benchmark: solve every puzzle of some files, check each answer, time it, and time the plain
+backtracking baseline on the same puzzles for comparison.
+
+Like Norvig's `solve_all`, it reports how many were solved and the mean and worst times, per
+file and per board size. Wrong answers and wrong counts are failures, never just slow results.
+"""
+
+from __future__ import annotations
+
+import signal
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.baseline import count_solutions as baseline_count
+from solver.formats import read_puzzles
+from solver.puzzle import Puzzle, is_solution
+from solver.search import search
+
+LIMIT = 2  # counting to 2 proves an answer unique
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One puzzle, solved."""
+
+    name: str
+    n: int
+    k: int
+    seconds: float
+    nodes: int
+    count: int
+    expected: int
+    problem: str = ""  # empty when the answer checks out
+
+
+@dataclass(frozen=True)
+class BaselineRun:
+    """The baseline on the first puzzles of a file, until its time budget ran out."""
+
+    finished: int  # puzzles it counted completely
+    seconds: float  # its time on those
+    solver_seconds: float  # the solver's time on the same puzzles
+    budget: float
+
+    @property
+    def speedup(self) -> float | None:
+        return self.seconds / self.solver_seconds if self.finished and self.solver_seconds else None
+
+
+@dataclass(frozen=True)
+class FileReport:
+    path: str
+    timings: tuple[Timing, ...]
+    baseline: BaselineRun | None = None
+
+    @property
+    def failures(self) -> list[Timing]:
+        return [t for t in self.timings if t.problem]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Times (seconds) of a group of puzzles."""
+
+    label: str
+    puzzles: int
+    mean: float
+    median: float
+    p99: float
+    max: float
+    total: float
+    nodes: float  # mean nodes per puzzle
+    failures: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def expected_count(puzzle: Puzzle, limit: int = LIMIT) -> int:
+    """The solution count the file promises (its ``solutionsCount``, else 1), capped at `limit`."""
+    raw = puzzle.meta.get("solutionsCount", "1")
+    try:
+        return min(int(raw), limit)
+    except ValueError:
+        return 1
+
+
+def time_puzzle(puzzle: Puzzle) -> Timing:
+    """Solve with the count capped at 2, and say what is wrong with the result, if anything.
+    Times are CPU seconds of this process: on a shared machine wall time mostly measures the
+    neighbours."""
+    start = time.process_time()
+    result = search(puzzle, limit=LIMIT)
+    seconds = time.process_time() - start
+    expected = expected_count(puzzle)
+    problem = ""
+    if result.count != expected:
+        problem = f"found {result.count} solution(s), expected {expected}"
+    elif result.solution is not None and not is_solution(puzzle, result.solution):
+        problem = f"answer {list(result.solution.queens)} breaks the rules"
+    return Timing(puzzle.name, puzzle.n, puzzle.k, seconds, result.nodes, result.count, expected, problem)
+
+
+def bench_file(
+    path: str,
+    *,
+    baseline_budget: float | None = 5.0,
+    progress: Callable[[Iterable[Puzzle]], Iterable[Puzzle]] = iter,
+) -> FileReport:
+    """Time the solver on every puzzle of `path`, then the baseline on as many as fit its budget."""
+    puzzles = read_puzzles(path)
+    timings = tuple(time_puzzle(p) for p in progress(puzzles))
+    baseline = None
+    if baseline_budget is not None:
+        baseline = run_baseline(puzzles, timings, baseline_budget)
+    return FileReport(path, timings, baseline)
+
+
+def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: float) -> BaselineRun:
+    """Count with the plain backtracker, in file order, until `budget` seconds are spent. The
+    baseline is exponential on big star boards, so a puzzle that would overrun is cut off
+    (by a timer signal where we can set one) and left out of the comparison."""
+    spent = solver_spent = 0.0
+    finished = 0
+    for puzzle, timing in zip(puzzles, timings):
+        left = budget - spent
+        if left <= 0:
+            break
+        start = time.process_time()
+        done = _within(left, lambda p=puzzle: baseline_count(p, LIMIT))
+        spent += time.process_time() - start
+        if not done:
+            break
+        finished += 1
+        solver_spent += timing.seconds
+    return BaselineRun(finished, spent if finished else 0.0, solver_spent, budget)
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _within(seconds: float, work: Callable[[], object]) -> bool:
+    """Run `work`; False when it was cut off after `seconds` (only on the main thread of a Unix
+    process, where a timer signal can interrupt it; elsewhere it runs to the end)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        work()
+        return True
+
+    def stop(signum: int, frame: object) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        work()
+        return True
+    except _OutOfTime:
+        return False
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def summarize(label: str, timings: Sequence[Timing]) -> Summary:
+    times = sorted(t.seconds for t in timings)
+    if not times:
+        return Summary(label, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    return Summary(
+        label=label,
+        puzzles=len(times),
+        mean=statistics.fmean(times),
+        median=statistics.median(times),
+        p99=p99,
+        max=times[-1],
+        total=sum(times),
+        nodes=statistics.fmean(t.nodes for t in timings),
+        failures=sum(1 for t in timings if t.problem),
+    )
+
+
+def by_size(reports: Sequence[FileReport]) -> list[Summary]:
+    groups: dict[tuple[int, int], list[Timing]] = {}
+    for report in reports:
+        for t in report.timings:
+            groups.setdefault((t.n, t.k), []).append(t)
+    return [summarize(f"{n}x{n} k={k}", groups[n, k]) for n, k in sorted(groups)]
+
+
+def default_files(repo: Path) -> list[str]:
+    """games/*.txt, then ../shared/data/levels/*.txt and starbattle/*.txt when present."""
+    shared = repo.parent / "shared" / "data"
+    files: list[Path] = sorted((repo / "games").glob("*.txt"))
+    for folder in ("levels", "starbattle"):
+        files += sorted((shared / folder).glob("*.txt"))
+    return [str(f) for f in files]
+
+
+# --- output -----------------------------------------------------------------------------------
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.2f}"
+
+
+def _row(s: Summary) -> str:
+    return (
+        f"{s.label:<28} {s.puzzles:>6} {_ms(s.mean)} {_ms(s.median)} {_ms(s.p99)} {_ms(s.max)} "
+        f"{s.total:8.2f} {s.nodes:8.1f}"
+    )
+
+
+HEADER = (
+    f"{'':<28} {'count':>6} {'mean ms':>8} {'median':>8} {'p99':>8} {'max':>8} {'total s':>8} {'nodes':>8}"
+)
+
+
+def baseline_text(run: BaselineRun | None) -> str:
+    if run is None:
+        return ""
+    if not run.finished:
+        return f"baseline: finished no puzzle within its {run.budget:g} s budget"
+    ratio = run.speedup or 0.0
+    faster = f"solver {ratio:.1f}x faster" if ratio >= 1 else f"baseline {1 / ratio:.1f}x faster"
+    return (
+        f"vs plain backtracking: {faster} on the first {run.finished} puzzle(s), all the baseline "
+        f"finished in its {run.budget:g} s budget ({run.seconds:.2f} s vs {run.solver_seconds:.3f} s)"
+    )
+
+
+def format_report(reports: Sequence[FileReport]) -> str:
+    """The human-readable table: per file (with the baseline), per size, total, failures."""
+    lines = ["per file (times are CPU time of this process)", HEADER]
+    for report in reports:
+        lines.append(_row(summarize(Path(report.path).name, report.timings)))
+        if report.baseline is not None:
+            lines.append(f"{'':<29}{baseline_text(report.baseline)}")
+    lines += ["", "per size", HEADER]
+    lines += [_row(s) for s in by_size(reports)]
+    everything = [t for r in reports for t in r.timings]
+    lines += ["", _row(summarize("total", everything))]
+    failures = [(r.path, t) for r in reports for t in r.failures]
+    if failures:
+        lines.append(f"\nFAILED: {len(failures)} puzzle(s)")
+        lines += [f"  {path}: {t.name}: {t.problem}" for path, t in failures]
+    else:
+        lines.append(f"all {len(everything)} puzzles solved and checked")
+    return "\n".join(lines)
+
+
+def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
+    """The same figures for machines (times in seconds)."""
+
+    def summary(s: Summary) -> dict[str, object]:
+        return {
+            "label": s.label, "puzzles": s.puzzles, "mean": s.mean, "median": s.median, "p99": s.p99,
+            "max": s.max, "total": s.total, "nodes": s.nodes, "failures": s.failures,
+        }
+
+    files = []
+    for r in reports:
+        entry = summary(summarize(r.path, r.timings))
+        entry["path"] = r.path
+        if r.baseline is not None:
+            entry["baseline"] = {
+                "finished": r.baseline.finished, "seconds": r.baseline.seconds,
+                "solver_seconds": r.baseline.solver_seconds, "budget": r.baseline.budget,
+                "speedup": r.baseline.speedup,
+            }
+        files.append(entry)
+    everything = [t for r in reports for t in r.timings]
+    return {
+        "files": files,
+        "sizes": [summary(s) for s in by_size(reports)],
+        "total": summary(summarize("total", everything)),
+        "failures": [
+            {"path": r.path, "name": t.name, "problem": t.problem, "count": t.count, "expected": t.expected}
+            for r in reports for t in r.failures
+        ],
+    }

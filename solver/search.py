@@ -1,0 +1,159 @@
+"""Search: propagate to a fixed point, then branch on the unit with the fewest candidates.
+
+The whole solver is `propagate` (solver/propagate.py) and `_explore` here: try each candidate
+of the tightest unit as that unit's next queen, recurse, and rule the candidate out once its
+branch is done, so branches never overlap and counting needs no de-duplication. Counting stops
+as soon as `limit` answers are found (2 is enough to prove an answer unique).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from solver.propagate import Board, Step, board_of, place, propagate
+from solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the first answer (or None), how many answers up to the limit, and
+    how many nodes (propagate calls) it took."""
+
+    solution: Solution | None
+    count: int
+    nodes: int
+
+
+def solve(puzzle: Puzzle) -> Solution | None:
+    """One answer to `puzzle`, or None when it has none.
+
+    >>> solve(Puzzle.from_rows(["AAAA", "BBBB", "CCCC", "DDDD"]))
+    >>> solve(Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])).queens
+    ((0, 1), (1, 3), (2, 0), (3, 2))
+    """
+    return search(puzzle, limit=1).solution
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
+    """How many answers `puzzle` has, counting no further than `limit`."""
+    return search(puzzle, limit=limit).count
+
+
+def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
+    """Find up to `limit` answers; the result holds the first, the count and the node count.
+
+    `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
+    """
+    board = board_of(puzzle)
+    tally = _Tally(limit)
+    start = _start(board)
+    if start is not None and limit > 0:
+        _explore(board, start[0], start[1], tally, None, 0)
+    solution = Solution.of(cells_of(tally.first, board.n)) if tally.count else None
+    return SearchResult(solution, tally.count, tally.nodes)
+
+
+def explain(puzzle: Puzzle) -> list[Step]:
+    """The steps to the first answer as a person would take them: deductions, guesses (with the
+    alternatives counted) and backtracking when a guess fails.
+
+    >>> [step.text for step in explain(Puzzle.from_rows(["AB", "CD"]))][-2:]
+    ['contradiction: row 2 has no candidates left', 'no solution']
+    """
+    board = board_of(puzzle)
+    log: list[Step] = []
+    if puzzle.given:
+        log.append(Step(f"given queens: {', '.join(map(cell_name, puzzle.given))}", puzzle.given, kind="given"))
+    tally = _Tally(1)
+    start = _start(board)
+    if start is None:
+        log.append(Step("contradiction: the given queens break the rules", kind="contradiction"))
+    else:
+        _explore(board, start[0], start[1], tally, log, 0)
+    if not tally.count:
+        log.append(Step("no solution", kind="solved"))
+    return log
+
+
+BRANCH = 1
+
+
+class _Tally:
+    """Counters shared by every node of one search."""
+
+    __slots__ = ("limit", "count", "nodes", "first")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        self.nodes = 0
+        self.first = 0
+
+
+def _start(board: Board) -> tuple[int, int] | None:
+    """All cells candidates, then the given queens placed."""
+    full = (1 << board.n * board.n) - 1
+    return place(board, full, 0, mask_of(board.puzzle.given, board.n))
+
+
+def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step] | None, depth: int) -> None:
+    tally.nodes += 1
+    mark = len(log) if log is not None else 0
+    state = propagate(board, cand, queens, log)
+    if log is not None and depth:
+        log[mark:] = [replace(step, depth=depth) for step in log[mark:]]
+    if state is None:
+        return
+    cand, queens = state
+    if queens.bit_count() == board.total:
+        tally.count += 1
+        if tally.count == 1:
+            tally.first = queens
+        if log is not None:
+            log.append(Step("solved", board.cells(queens), kind="solved", depth=depth))
+        return
+    u, need = _tightest_unit(board, cand, queens)
+    unit = board.units[u]
+    options = cand & unit
+    while options.bit_count() >= need:
+        low = options & -options
+        if log is not None:
+            log.append(_guess_step(board, u, low, options, depth))
+        child = place(board, cand, queens, low)
+        if child is not None:
+            _explore(board, child[0], child[1], tally, log, depth + 1)
+        if tally.count >= tally.limit:
+            return
+        if log is not None:
+            log.append(
+                Step(
+                    f"backtrack: {cell_name(board.cells(low)[0])} holds no queen",
+                    board.cells(low), kind="backtrack", depth=depth,
+                )
+            )
+        cand ^= low
+        options ^= low
+
+
+def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
+    """The open unit with the fewest candidates to spare (candidates minus queens still needed),
+    and its need; the fewer the branches, the smaller the tree."""
+    k = board.k
+    best, best_need, best_slack = -1, 0, 1 << 30
+    for u, unit in enumerate(board.units):
+        need = k - (unit & queens).bit_count()
+        if need:
+            slack = (cand & unit).bit_count() - (need if BRANCH == 1 else 0)
+            if slack < best_slack:
+                best, best_need, best_slack = u, need, slack
+                if slack <= 1 and BRANCH == 1:
+                    break
+    return best, best_need
+
+
+def _guess_step(board: Board, u: int, low: int, options: int, depth: int) -> Step:
+    name = cell_name(board.cells(low)[0])
+    return Step(
+        f"guess: {name} ({options.bit_count()} candidates in {board.puzzle.unit_name(u)})",
+        board.cells(low), guess=True, kind="guess", depth=depth,
+    )

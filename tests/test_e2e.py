@@ -1,0 +1,157 @@
+"""End to end: the practice page in a real Chromium on Xvfb, solved by the pipeline with real
+pyautogui clicks. Every test asserts what the page itself reports (solved), not what we read.
+
+One Xvfb and one Chromium serve the module; the HiDPI test starts a second Chromium with a
+device scale factor, and the CLI tests run `queens-autosolve` as users do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+
+from autosolve.demo import Chromium
+from autosolve.pipeline import Options, RunResult, Source, run
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
+from solver.search import search
+
+pytestmark = pytest.mark.e2e
+
+
+def puzzle_of(n: int, seed: int) -> Puzzle:
+    return generate_puzzle(n, rng=random.Random(1000 * n + seed))
+
+
+def solve_on_page(display: str, server, **options: object) -> tuple[RunResult, object]:  # noqa: ANN001
+    """Run the pipeline against the page on `display`; return its result and the page's report."""
+    result = run(Source(display=display), Options(**options))  # type: ignore[arg-type]
+    state = server.wait_for(solved=True, timeout=5)
+    return result, state
+
+
+def assert_solved(result: RunResult, state, puzzle: Puzzle) -> None:  # noqa: ANN001
+    assert state.solved and state.page_solved, f"page reports {state.states}"
+    assert result.verification is not None and result.verification.solved, result.verification
+    assert set(state.queens) == set(search(puzzle).solution.queens)
+
+
+@pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+def test_solves_each_size_on_the_page(n, browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(n, 0)
+    with practice_page(browser, puzzle) as server:
+        result, state = solve_on_page(xvfb.display, server)
+    assert_solved(result, state, puzzle)
+    assert result.clicks == 2 * n and state.moves == 2 * n  # empty board: two clicks per queen
+    print(f"{n}x{n}: window found -> last click {result.to_last_click * 1000:.0f} ms; {result.timings}")
+
+
+def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(8, 1)
+    answer = set(search(puzzle).solution.queens)
+    wrong = next((r, c) for r in range(8) for c in range(8) if (r, c) not in answer)
+    x_on_answer = sorted(answer)[3]
+    x_elsewhere = next((r, c) for r in range(7, -1, -1) for c in range(8) if (r, c) not in answer)
+    right_queen = sorted(answer)[5]
+    marks = {wrong: "Q", x_on_answer: "x", x_elsewhere: "x", right_queen: "Q"}
+    initial = ["".join(marks.get((r, c), ".") for c in range(8)) for r in range(8)]
+    with practice_page(browser, puzzle, initial=initial) as server:
+        result, state = solve_on_page(xvfb.display, server)
+    assert_solved(result, state, puzzle)
+    # 1 to clear the wrong queen, 1 for the X on an answer cell, 2 for each of the 6 other queens.
+    assert result.clicks == 1 + 1 + 2 * 6
+    row, col = x_elsewhere
+    assert state.states[row][col] == "x"  # the player's X elsewhere is left alone
+
+
+def test_locked_queens_are_kept_and_never_clicked(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(9, 2)
+    locked = sorted(search(puzzle).solution.queens)[::4]  # 3 of the 9 queens pre-placed
+    with practice_page(browser, puzzle, locked=locked) as server:
+        result, state = solve_on_page(xvfb.display, server)
+    assert_solved(result, state, puzzle)
+    assert all(click.cell not in locked for click in result.plan)
+    assert result.clicks == 2 * (9 - len(locked))
+    assert all(state.states[r][c] == "L" for r, c in locked)
+
+
+def test_dark_mode(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(10, 3)
+    with practice_page(browser, puzzle, dark=True) as server:
+        result, state = solve_on_page(xvfb.display, server)
+    assert_solved(result, state, puzzle)
+
+
+def test_browser_zoomed_out_to_75_percent(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(9, 4)
+    env = {"DISPLAY": xvfb.display, "PATH": os.environ.get("PATH", "/usr/bin")}
+    with practice_page(browser, puzzle) as server:
+        _zoom(env, ["ctrl+minus"] * 3)  # Chromium's steps: 90 %, 80 %, 75 %
+        try:
+            time.sleep(0.5)  # the page re-lays out; the pipeline reads whatever is painted now
+            result, state = solve_on_page(xvfb.display, server)
+        finally:
+            _zoom(env, ["ctrl+0"])
+    assert_solved(result, state, puzzle)
+    cell_pitch = result.reading.centres[0][1][0] - result.reading.centres[0][0][0]
+    assert cell_pitch < 45  # really smaller than at 100 % (about 53 px for 9x9)
+
+
+def test_hidpi_device_scale_factor_1_5(xvfb):  # noqa: F811
+    puzzle = puzzle_of(7, 5)
+    hidpi = Chromium(xvfb.display, size=(900, 700), position=(600, 20), scale=1.5).start("about:blank")
+    try:
+        with practice_page(hidpi, puzzle) as server:
+            result, state = solve_on_page(xvfb.display, server)
+    finally:
+        hidpi.stop()
+    assert_solved(result, state, puzzle)
+    assert result.frame.left >= 600  # the clicks were mapped into a window away from the origin
+
+
+def test_cli_run_json_solves_the_page_within_a_second(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(11, 6)
+    with practice_page(browser, puzzle) as server:
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "autosolve", "run", "--json", "--display", xvfb.display],
+            capture_output=True, text=True, timeout=60,
+        )
+        wall = time.perf_counter() - start
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["ok"] and data["verified"] and data["n"] == 11 and state.solved
+    assert set(data["timings"]) >= {"find window", "grab", "read", "solve", "plan", "click", "verify"}
+    to_click = data["to_last_click"] * 1000
+    print(f"CLI 11x11: wall {wall:.2f} s, to last click {to_click:.0f} ms, {data['timings']}")
+    assert wall < 5.0  # target under 1 s; loose here because the test machine is shared
+
+
+def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = subprocess.run(
+        [sys.executable, "-m", "autosolve", "demo", "--size", "6", "--json"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["solved"] is True and data["n"] == 6
+    assert "click" in data["timings"] and "xvfb" in data["setup"]
+    from capture import Desktop, NoDisplayError
+
+    with pytest.raises(NoDisplayError):  # the demo's Xvfb is gone
+        Desktop(data["display"])
+
+
+def _zoom(env: dict[str, str], keys: list[str]) -> None:
+    for key in keys:
+        subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, check=True, timeout=10)
+        time.sleep(0.15)

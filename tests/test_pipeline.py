@@ -1,0 +1,141 @@
+"""The pipeline's stages one at a time: pure checks of verification and reporting, then live
+safety checks on the practice page in a real Chromium (dry run, moved window, no board), each
+confirmed by the page's own report that nothing was clicked."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import time
+import urllib.parse
+
+import numpy as np
+import pytest
+from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+
+from actuator.errors import UnsafeToClick
+from autosolve import pipeline
+from autosolve.commands.run import report_lines, result_json
+from autosolve.pipeline import Options, RunResult, Solved, Source, Stopwatch, board_differences
+from capture import BoardNotVisibleError, Desktop, Frame
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle, Solution
+from vision import BoardReading, CellState
+
+# A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
+PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
+ANSWER = Solution.of([(0, 1), (1, 3), (2, 0), (3, 2)])
+
+
+def reading(rows: list[str], confidence: float = 1.0) -> BoardReading:
+    n = len(rows)
+    return BoardReading(
+        n=n,
+        regions=PUZZLE.regions,
+        states=tuple(tuple(CellState(ch) for ch in row) for row in rows),
+        centres=tuple(tuple((c * 40 + 20.0, r * 40 + 20.0) for c in range(n)) for r in range(n)),
+        box=(0, 0, n * 40, n * 40),
+        region_colours=((0, 0, 0),) * n,
+        confidence=confidence,
+        reasons=() if confidence >= 0.9 else ("two regions look alike",),
+        solved_look=False,
+    )
+
+
+def test_board_showing_the_solution_has_no_differences():
+    assert board_differences(reading([".Q..", "x..Q", "Q...", "..L."]), ANSWER.queens) == ()
+
+
+def test_differences_name_missing_and_extra_queens():
+    found = board_differences(reading(["Q...", "...Q", "x...", "..Q."]), ANSWER.queens)
+    assert found == (
+        "r1c1 holds a queen that is not in the solution",
+        "r1c2 should hold a queen but shows '.'",
+        "r3c1 should hold a queen but shows 'x'",
+    )
+
+
+def test_solve_stage_reports_uniqueness():
+    solved = pipeline.solve(reading(["...."] * 4))
+    assert solved.unique and solved.solution == ANSWER
+
+
+def test_stopwatch_adds_up_stages_in_order():
+    watch = Stopwatch()
+    for name, pause in (("grab", 0.003), ("read", 0.0), ("grab", 0.003)):
+        with watch.stage(name):
+            time.sleep(pause)
+    assert list(watch.seconds) == ["grab", "read"]
+    assert watch.seconds["grab"] >= 0.006 > watch.seconds["read"]
+
+
+def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
+    board = reading(["...."] * 4)
+    frame = Frame(pixels=np.zeros((160, 160, 3), np.uint8), left=10, top=20, source="window")
+    solved = Solved(PUZZLE, ANSWER, 1, 1)
+    plan = pipeline.plan(board, solved, frame)
+    result = RunResult(frame, board, solved, plan, 0, None, {"grab": 0.004, "read": 0.03}, True)
+    text = "\n".join(report_lines(result))
+    assert ".Q.." in text and "plan: 8 click(s)" in text and "r1c2 at (70, 40): empty -> X" in text
+    data = result_json(result)
+    assert data["ok"] is True and data["n"] == 4 and data["timings"]["read"] == 0.03
+    first = {"cell": [0, 1], "x": 70, "y": 40, "reason": "empty -> X"}
+    assert json.loads(json.dumps(data))["plan"][0] == first
+
+
+# --- live: the practice page in a real Chromium on Xvfb -------------------------------------
+
+
+def test_dry_run_reads_and_plans_but_clicks_nothing(browser, xvfb):  # noqa: F811
+    puzzle = generate_puzzle(7, rng=random.Random(7))
+    with practice_page(browser, puzzle) as server:
+        before = server.state()
+        result = pipeline.run(Source(display=xvfb.display), Options(dry_run=True))
+        time.sleep(0.3)
+        assert server.state().states == before.states and server.state().moves == 0
+    assert result.solved.unique and result.reading.n == 7
+    assert len(result.plan) == 14 and result.clicks == 0
+
+
+def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # noqa: F811
+    puzzle = generate_puzzle(6, rng=random.Random(6))
+    with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
+        window = pipeline.find_window(desktop)
+        frame = pipeline.grab(desktop, window)
+        board = pipeline.read(frame)
+        clicks = pipeline.plan(board, pipeline.solve(board), frame)
+        move = ["xdotool", "windowmove", str(window.wid), "40", "30"]
+        subprocess.run(move, env={"DISPLAY": xvfb.display}, check=True, timeout=10)
+        try:
+            _wait_until(lambda: desktop.refresh(window).rect != window.rect)
+            with pytest.raises(UnsafeToClick, match="moved"):
+                pipeline.click(desktop, frame, clicks)
+            time.sleep(0.3)
+            assert server.state().moves == 0
+        finally:
+            subprocess.run(["xdotool", "windowmove", str(window.wid), "0", "0"],
+                           env={"DISPLAY": xvfb.display}, check=True, timeout=10)
+            _wait_until(lambda: desktop.refresh(window).rect == window.rect)
+
+
+def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb):  # noqa: F811
+    start_page = "<title>Queens</title><body style='font:40px sans-serif'><button>Start game</button></body>"
+    browser.open("data:text/html," + urllib.parse.quote(start_page))
+    _wait_until(lambda: _title_on(xvfb.display) == "Queens - Chromium")
+    with pytest.raises(BoardNotVisibleError, match="shows no Queens board.*nothing was clicked"):
+        pipeline.run(Source(display=xvfb.display), Options())
+
+
+def _title_on(display: str) -> str:
+    with Desktop(display) as desktop:
+        titles = [r.title for r in desktop.windows() if r.is_browser and r.viewable]
+    return titles[-1] if titles else ""
+
+
+def _wait_until(condition, timeout: float = 10.0) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.05)

@@ -1,0 +1,425 @@
+"""The Queens Game: two players take turns placing a queen on an N x N board of N coloured
+regions; the player who cannot place one loses.
+
+A queen may not share a row, column or region with another queen, nor a diagonal: the whole
+diagonal in ``hard`` mode (classic N-Queens), only the diagonally adjacent cells in ``easy``
+mode (the LinkedIn rule). A board with no regions (`QueensBoard.plain`) ignores regions.
+
+Vocabulary: a *cell* is (row, col), 0-based from the top left, written ``r1c1`` (1-based) in
+moves; the *free* mask holds every cell where a queen may still go; a cell's *conflicts* are
+the cells it rules out (itself included). The game depends on the free mask alone, so the
+perfect player treats it as Node Kayles on the conflict graph: the free cells fall apart into
+independent components, and Sprague-Grundy values, memoised per component mask, combine them.
+
+>>> game = QueensGame(QueensBoard.plain(4, "hard"))
+>>> game.push(game.parse_move("r1c2"))
+>>> [game.move_name(m) for m in game.legal_moves()]
+['r3c1', 'r3c4', 'r4c3', 'r4c4']
+>>> QueensGame.from_position(game.position()).position() == game.position()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from solver.puzzle import Cell, Puzzle, cells_of, default_label, geometry
+from solver.regions import random_regions
+from twoplayer.game import IllegalMoveError, PositionError
+from twoplayer.search import AlphaBeta, Limit
+
+Mode = Literal["hard", "easy"]
+MODES: tuple[Mode, ...] = ("hard", "easy")
+_CELL = re.compile(r"^\s*r?\s*(\d+)\s*(?:c|,|\s)\s*(\d+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class QueensBoard:
+    """The fixed part of a game: size, mode and region map (None: regions are ignored)."""
+
+    n: int
+    mode: Mode = "hard"
+    regions: tuple[tuple[int, ...], ...] | None = None
+
+    @classmethod
+    def plain(cls, n: int, mode: Mode = "hard") -> QueensBoard:
+        """An n x n board without regions (the N-Queens game)."""
+        return cls(n, mode, None)
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle, mode: Mode = "hard") -> QueensBoard:
+        return cls(puzzle.n, mode, puzzle.regions)
+
+    @classmethod
+    def random(cls, n: int, seed: int | None, mode: Mode = "hard") -> QueensBoard:
+        """A random map of n connected regions (the generator's way of growing them)."""
+        grid = random_regions(n, random.Random(seed))
+        return cls(n, mode, tuple(tuple(row) for row in grid))
+
+    @cached_property
+    def conflicts(self) -> tuple[int, ...]:
+        """conflicts[i]: the cells a queen on cell i rules out, cell i included."""
+        n = self.n
+        geo = geometry(n, "diagonal" if self.mode == "hard" else "touch")
+        region_masks: dict[int, int] = {}
+        if self.regions is not None:
+            for r, row in enumerate(self.regions):
+                for c, region in enumerate(row):
+                    region_masks[region] = region_masks.get(region, 0) | 1 << (r * n + c)
+        out = []
+        for i in range(n * n):
+            r, c = divmod(i, n)
+            mask = geo.rows[r] | geo.cols[c] | geo.neighbours[i]
+            if self.regions is not None:
+                mask |= region_masks[self.regions[r][c]]
+            out.append(mask)
+        return tuple(out)
+
+    @property
+    def full(self) -> int:
+        return (1 << (self.n * self.n)) - 1
+
+    def label_rows(self) -> list[str]:
+        """The region map as rows of labels (A, B, ...), '.' everywhere on a plain board."""
+        if self.regions is None:
+            return ["." * self.n] * self.n
+        return ["".join(default_label(v) for v in row) for row in self.regions]
+
+
+@dataclass
+class QueensGame:
+    """A Queens Game in progress. Moves are cells; player 0 places the first queen."""
+
+    board: QueensBoard
+    free: int = -1
+    stack: list[tuple[Cell, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.free == -1:
+            self.free = self.board.full
+
+    # --- the game interface ------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        return len(self.stack) % 2
+
+    @property
+    def queens(self) -> list[Cell]:
+        return [cell for cell, _ in self.stack]
+
+    def legal_moves(self) -> list[Cell]:
+        return cells_of(self.free, self.board.n)
+
+    def push(self, move: Cell) -> None:
+        i = move[0] * self.board.n + move[1]
+        self.stack.append((move, self.free))
+        self.free &= ~self.board.conflicts[i]
+
+    def pop(self) -> Cell:
+        move, self.free = self.stack.pop()
+        return move
+
+    def peek(self) -> Cell:
+        return self.stack[-1][0]
+
+    def is_over(self) -> bool:
+        return self.free == 0
+
+    def winner(self) -> int | None:
+        """Who won: the player who placed the last queen. None while the game goes on."""
+        return 1 - self.turn if self.free == 0 else None
+
+    def key(self) -> Hashable:
+        return self.free
+
+    def copy(self) -> QueensGame:
+        return QueensGame(self.board, self.free, list(self.stack))
+
+    def evaluate(self) -> float:
+        """Mobility, read through parity: an estimate of how many queens are still to come.
+
+        Every remaining queen needs a row, a column and a region of its own, so the fewest free
+        rows/columns/regions bounds the moves left; if that bound is odd the player to move
+        expects to place the last queen. Free cells add a small tie-break.
+        """
+        n, free = self.board.n, self.free
+        geo = geometry(n)
+        rows = sum(1 for mask in geo.rows if mask & free)
+        cols = sum(1 for mask in geo.cols if mask & free)
+        left = min(rows, cols)
+        sign = 1.0 if left % 2 == 1 else -1.0
+        return sign * (100.0 + free.bit_count())
+
+    # --- notation and positions --------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Cell:
+        """A move written ``r3c5`` (or ``3,5``; 1-based row then column) that is legal now."""
+        m = _CELL.match(text)
+        if not m:
+            raise IllegalMoveError(f"{text.strip()!r} is not a cell; write it like r3c5 (row 3, column 5)")
+        cell = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+        n = self.board.n
+        if not (0 <= cell[0] < n and 0 <= cell[1] < n):
+            raise IllegalMoveError(f"{text.strip()} is off the {n}x{n} board")
+        if not self.free >> (cell[0] * n + cell[1]) & 1:
+            raise IllegalMoveError(f"{self.move_name(cell)} {self._why_not(cell)}")
+        return cell
+
+    def move_name(self, move: Cell) -> str:
+        return f"r{move[0] + 1}c{move[1] + 1}"
+
+    def _why_not(self, cell: Cell) -> str:
+        n = self.board.n
+        i = cell[0] * n + cell[1]
+        for queen in self.queens:
+            if queen == cell:
+                return "already holds a queen"
+        for queen in self.queens:
+            j = queen[0] * n + queen[1]
+            if self.board.conflicts[j] >> i & 1:
+                if queen[0] == cell[0]:
+                    why = "the same row as"
+                elif queen[1] == cell[1]:
+                    why = "the same column as"
+                elif self.board.regions and self.board.regions[queen[0]][queen[1]] == self.board.regions[
+                    cell[0]][cell[1]]:
+                    why = "the same region as"
+                else:
+                    why = "a diagonal with"
+                return f"shares {why} the queen on {self.move_name(queen)}"
+        return "is not free"
+
+    def position(self) -> str:
+        """``ROWS MODE MOVES``: region rows joined by '/' (or N for a plain board), the mode,
+        and the queens in the order they were placed (``-`` for none)."""
+        rows = str(self.board.n) if self.board.regions is None else "/".join(self.board.label_rows())
+        moves = ",".join(self.move_name(m) for m in self.queens) or "-"
+        return f"{rows} {self.board.mode} {moves}"
+
+    @classmethod
+    def from_position(cls, text: str) -> QueensGame:
+        parts = text.split()
+        if len(parts) != 3:
+            raise PositionError(f"{text!r}: expected 'ROWS MODE MOVES' (e.g. 'AAB/ACB/CCB hard r1c1')")
+        rows, mode, moves = parts
+        if mode not in MODES:
+            raise PositionError(f"mode {mode!r} is neither hard nor easy")
+        if rows.isdigit():
+            n = int(rows)
+            if not 1 <= n <= 16:
+                raise PositionError(f"board size {n} is out of range 1..16")
+            board = QueensBoard.plain(n, mode)  # type: ignore[arg-type]
+        else:
+            board = board_from_rows(rows.split("/"), mode)  # type: ignore[arg-type]
+        game = cls(board)
+        for word in [] if moves == "-" else moves.split(","):
+            game.push(game.parse_move(word))
+        return game
+
+    def __str__(self) -> str:
+        """The board: Q for queens, the region letter (or '.') where a queen may still go, '-'
+        where none may."""
+        n = self.board.n
+        labels = self.board.label_rows()
+        queens = set(self.queens)
+        header = "    " + " ".join(f"{c + 1:>2}" for c in range(n))
+        lines = [header]
+        for r in range(n):
+            cells = []
+            for c in range(n):
+                if (r, c) in queens:
+                    ch = "Q"
+                elif self.free >> (r * n + c) & 1:
+                    ch = labels[r][c]
+                else:
+                    ch = "-"
+                cells.append(f"{ch:>2}")
+            lines.append(f"{r + 1:>3} " + " ".join(cells))
+        return "\n".join(lines)
+
+
+def board_from_rows(rows: Sequence[str], mode: Mode) -> QueensBoard:
+    """A board from rows of region labels; PositionError when it is not a square of N regions."""
+    try:
+        puzzle = Puzzle.from_rows(list(rows))
+        puzzle.validate()
+    except Exception as exc:  # PuzzleFormatError, with the reason
+        raise PositionError(f"bad region map: {exc}") from None
+    return QueensBoard.from_puzzle(puzzle, mode)
+
+
+# --- perfect play: Node Kayles with Sprague-Grundy values ---------------------------------------
+
+
+class KaylesSolver:
+    """Sprague-Grundy values of free-cell masks under one board's conflicts, memoised.
+
+    >>> solver = KaylesSolver(QueensBoard.plain(3, "hard").conflicts)
+    >>> solver.grundy((1 << 9) - 1) != 0    # the first player wins 3-queens
+    True
+    """
+
+    def __init__(self, conflicts: Sequence[int]) -> None:
+        self.conflicts = tuple(conflicts)
+        self.memo: dict[int, int] = {}
+
+    def components(self, free: int) -> list[int]:
+        """The free cells split into groups that no move in one group affects in another."""
+        conflicts = self.conflicts
+        out = []
+        while free:
+            comp = frontier = free & -free
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                new = conflicts[low.bit_length() - 1] & free & ~comp
+                comp |= new
+                frontier |= new
+            out.append(comp)
+            free &= ~comp
+        return out
+
+    def grundy(self, free: int) -> int:
+        """The Grundy value of the position with `free` cells; 0 means the mover loses."""
+        value = 0
+        for comp in self.components(free):
+            value ^= self._component(comp)
+        return value
+
+    def _component(self, comp: int) -> int:
+        known = self.memo.get(comp)
+        if known is not None:
+            return known
+        conflicts = self.conflicts
+        seen = 0  # bit g set: some move reaches Grundy value g
+        rest = comp
+        clique = True
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            after = comp & ~conflicts[low.bit_length() - 1]
+            if after:
+                clique = False
+            seen |= 1 << self.grundy(after)
+        value = 1 if clique else (~seen & (seen + 1)).bit_length() - 1
+        self.memo[comp] = value
+        return value
+
+    def winning_moves(self, free: int, n: int) -> list[Cell]:
+        """The cells whose placement leaves the opponent a zero (losing) position."""
+        return [cell for cell in cells_of(free, n)
+                if self.grundy(free & ~self.conflicts[cell[0] * n + cell[1]]) == 0]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Who wins a Queens Game position with perfect play, and the moves that win for the mover."""
+
+    winner: int  # 0: the player to move (first player at the start), 1: the other player
+    winning_moves: tuple[Cell, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "winner": "first" if self.winner == 0 else "second",
+            "winning_moves": [list(cell) for cell in self.winning_moves],
+        }
+
+
+def analyse(game: QueensGame, solver: KaylesSolver | None = None) -> Analysis:
+    """Exact result of `game` for the player to move.
+
+    >>> analyse(QueensGame(QueensBoard.plain(2))).as_json()
+    {'winner': 'first', 'winning_moves': [[0, 0], [0, 1], [1, 0], [1, 1]]}
+    """
+    solver = solver or KaylesSolver(game.board.conflicts)
+    moves = tuple(solver.winning_moves(game.free, game.board.n))
+    return Analysis(0 if moves else 1, moves)
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class GreedyPlayer:
+    """The published 2-ply rule: win at once if possible, else leave the opponent fewest moves."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: QueensGame) -> Cell:
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        scored = [((free & ~conflicts[r * n + c]).bit_count(), (r, c)) for r, c in game.legal_moves()]
+        fewest = min(count for count, _ in scored)
+        return self.rng.choice([cell for count, cell in scored if count == fewest])
+
+
+class QueensSearchPlayer:
+    """Alpha-beta with the mobility evaluation, within a limit (for boards too big to solve)."""
+
+    def __init__(self, limit: Limit | None = None) -> None:
+        self.name = "search"
+        self.limit = limit or Limit(time=0.5)
+        self.engine = AlphaBeta()
+
+    def choose(self, game: QueensGame) -> Cell:
+        return self.engine.search(game, self.limit).move
+
+
+class PerfectPlayer:
+    """Exact play by Sprague-Grundy values; when every move loses, it keeps the most cells free
+    (the longest, most complicated game left for the opponent to get wrong)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "perfect"
+        self.rng = random.Random(seed)
+        self._solvers: dict[QueensBoard, KaylesSolver] = {}
+
+    def solver_for(self, board: QueensBoard) -> KaylesSolver:
+        if board not in self._solvers:
+            self._solvers.clear()  # one board at a time: the memo is per board
+            self._solvers[board] = KaylesSolver(board.conflicts)
+        return self._solvers[board]
+
+    def choose(self, game: QueensGame) -> Cell:
+        solver = self.solver_for(game.board)
+        winning = solver.winning_moves(game.free, game.board.n)
+        if winning:
+            return self.rng.choice(winning)
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        return max(game.legal_moves(), key=lambda cell: (free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
+
+
+def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> object:
+    """A Queens Game AI by name: random, greedy, search or perfect."""
+    from twoplayer.players import RandomPlayer
+
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "greedy":
+        return GreedyPlayer(seed)
+    if kind == "search":
+        return QueensSearchPlayer(limit)
+    if kind == "perfect":
+        return PerfectPlayer(seed)
+    raise ValueError(f"unknown Queens Game player {kind!r}")
+
+
+QUEENS_AIS = ("random", "greedy", "search", "perfect")
+
+
+def brute_force_wins(game: QueensGame) -> bool:
+    """Plain minimax without memo or decomposition (a test oracle): does the mover win?"""
+    for move in game.legal_moves():
+        game.push(move)
+        lost = not brute_force_wins(game)
+        game.pop()
+        if lost:
+            return True
+    return False
+

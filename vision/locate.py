@@ -1,0 +1,277 @@
+"""Finding the main board in an image: the light cells between dark grid lines, grouped into one
+square lattice. No palette and no screen size are assumed: cells are whatever light, square,
+equal-sized blobs sit side by side at a regular pitch.
+
+Vocabulary: a *blob* is a connected light area (a candidate cell), a *lattice* is the fitted grid
+of N x N cells, *pitch* the distance between neighbouring cell centres in pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.reading import BoardNotFound
+
+# Larger images are searched at reduced size; the board is then re-read from a full-size crop.
+SEARCH_SIDE = 2000
+MIN_CELL = 6  # px at search scale: smaller blobs are text counters and icons, not cells
+MIN_N, MAX_N = 4, 30
+
+
+@dataclass(frozen=True)
+class Blobs:
+    """Candidate cells: bounding boxes (x0, y0, x1, y1 exclusive) and centres, one row each."""
+
+    boxes: np.ndarray  # int (K, 4)
+    centres: np.ndarray  # float (K, 2)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return (self.boxes[:, 2:] - self.boxes[:, :2]).mean(axis=1)
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The board's grid: per column the light span [left, right), per row [top, bottom)."""
+
+    n: int
+    left: np.ndarray
+    right: np.ndarray
+    top: np.ndarray
+    bottom: np.ndarray
+    found: float  # share of the N*N cells seen as clean blobs
+
+    @property
+    def xs(self) -> np.ndarray:
+        return (self.left + self.right) / 2
+
+    @property
+    def ys(self) -> np.ndarray:
+        return (self.top + self.bottom) / 2
+
+    @property
+    def pitch(self) -> float:
+        if self.n < 2:
+            return float(self.right[0] - self.left[0])
+        return float((self.xs[-1] - self.xs[0] + self.ys[-1] - self.ys[0]) / (2 * (self.n - 1)))
+
+    def box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """The board box in pixels: the cells plus half a line gap around them, inside the image."""
+        gap = max(1.0, self.pitch - float(np.median(self.right - self.left)))
+        x0 = max(0, int(round(self.left[0] - gap)))
+        y0 = max(0, int(round(self.top[0] - gap)))
+        x1 = min(shape[1], int(round(self.right[-1] + gap)))
+        y1 = min(shape[0], int(round(self.bottom[-1] + gap)))
+        return x0, y0, x1 - x0, y1 - y0
+
+    def shifted(self, dx: float, dy: float) -> Lattice:
+        return Lattice(
+            self.n, self.left + dx, self.right + dx, self.top + dy, self.bottom + dy, self.found
+        )
+
+
+def light_mask(gray: np.ndarray) -> np.ndarray:
+    """Pixels that are neither grid lines nor marks: not darker than their surroundings, not dark.
+
+    The local test catches thin anti-aliased lines at small zoom, the absolute one thick borders
+    and dark page backgrounds (where the local test sees nothing).
+    """
+    block = 11
+    local = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, 12)
+    return cv2.bitwise_and(local, cv2.compare(gray, 100, cv2.CMP_GT))
+
+
+def shrink_mask(mask: np.ndarray, scale: float) -> np.ndarray:
+    """The light mask at reduced size, where a pixel stays light only if all it covers was light:
+    thin lines survive the reduction instead of fading into the cells."""
+    h, w = mask.shape
+    small = cv2.resize(mask, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.compare(small, 254, cv2.CMP_GT)
+
+
+def find_blobs(mask: np.ndarray, min_cell: int = MIN_CELL) -> Blobs:
+    """Light, square, compact connected areas: every cell of every board, plus some noise.
+
+    Outer contours (not labelled components) because they are several times faster here, and
+    their area ignores the holes that crowns and X marks punch in a cell.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return Blobs(np.zeros((0, 4), np.int64), np.zeros((0, 2)))
+    limit = 0.6 * min(mask.shape)
+    boxes = []
+    for contour, link in zip(contours, hierarchy[0]):
+        if link[3] >= 0:
+            continue  # the edge of a hole, not of a light area
+        x, y, w, h = cv2.boundingRect(contour)
+        if not (min_cell <= w < limit and min_cell <= h < limit and w * 4 < h * 5 and h * 4 < w * 5):
+            continue
+        if cv2.contourArea(contour) * 10 < w * h * 7:
+            continue  # not a filled square: an L of merged cells, a ring, a letter
+        boxes.append((x, y, x + w, y + h))
+    box_array = np.array(boxes, dtype=np.int64).reshape(-1, 4)
+    # centre of the bounding box, not of the pixels: crowns and X marks punch holes off-centre
+    return Blobs(box_array, (box_array[:, :2] + box_array[:, 2:]) / 2.0)
+
+
+def group_boards(blobs: Blobs) -> list[np.ndarray]:
+    """Indices of blobs forming each grid: same size, side by side at about one cell's pitch."""
+    k = len(blobs.boxes)
+    if k == 0:
+        return []
+    size = blobs.sizes
+    d = blobs.centres[None, :, :] - blobs.centres[:, None, :]
+    adx, ady = np.abs(d[..., 0]), np.abs(d[..., 1])
+    s = np.minimum(size[:, None], size[None, :])
+    similar = np.abs(size[:, None] - size[None, :]) < 0.25 * s
+    step_x = (adx > 0.95 * s) & (adx < 1.6 * s) & (ady < 0.3 * s)
+    step_y = (ady > 0.95 * s) & (ady < 1.6 * s) & (adx < 0.3 * s)
+    a, b = np.nonzero(similar & (step_x | step_y))
+    parent = list(range(k))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(a.tolist(), b.tolist()):
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+    groups: dict[int, list[int]] = {}
+    for i in range(k):
+        groups.setdefault(root(i), []).append(i)
+    return [np.array(g) for g in groups.values() if len(g) >= MIN_N * 2]
+
+
+def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, float]:
+    """Split blob centres along one axis into lines (columns or rows): each blob's line index
+    counted from the first line, and the pitch."""
+    order = np.argsort(values)
+    v = values[order]
+    tol = 0.5 * float(np.median(sizes))
+    breaks = np.nonzero(np.diff(v) > tol)[0]
+    starts = np.concatenate([[0], breaks + 1])
+    ends = np.concatenate([breaks + 1, [len(v)]])
+    lines = np.array([np.median(v[s:e]) for s, e in zip(starts, ends)])
+    if len(lines) < 2:
+        raise BoardNotFound("no grid found: the light cells do not form rows and columns")
+    steps = np.diff(lines)
+    pitch = float(np.median(steps[steps < 1.5 * steps.min()]))
+    line_index = np.rint((lines - lines[0]) / pitch).astype(int)
+    index = np.empty(len(values), dtype=int)
+    for li, (s, e) in enumerate(zip(starts, ends)):
+        index[order[s:e]] = line_index[li]
+    return index, pitch
+
+
+def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per line, the median light span of its blobs; lines with no blob are interpolated."""
+    left = np.full(n, np.nan)
+    right = np.full(n, np.nan)
+    for i in range(n):
+        sel = index == i
+        if sel.any():
+            left[i] = np.median(lo[sel])
+            right[i] = np.median(hi[sel])
+    known = ~np.isnan(left)
+    at = np.arange(n)
+    left = np.interp(at, at[known], left[known]) if not known.all() else left
+    right = np.interp(at, at[known], right[known]) if not known.all() else right
+    if known.sum() >= 2 and not known.all():
+        # np.interp holds the ends flat; extrapolate the missing end lines at the pitch instead
+        a, b = np.polyfit(at[known], (left[known] + right[known]) / 2, 1)
+        half = float(np.median(right[known] - left[known])) / 2
+        for i in np.nonzero(~known)[0]:
+            left[i], right[i] = a * i + b - half, a * i + b + half
+    return left, right
+
+
+def fit_lattice(blobs: Blobs, members: np.ndarray, shape: tuple[int, ...]) -> Lattice:
+    """The N x N grid the member blobs lie on; BoardNotFound when they are not a whole square board."""
+    boxes = blobs.boxes[members]
+    centres = blobs.centres[members]
+    sizes = blobs.sizes[members]
+    col, _ = _axis_positions(centres[:, 0], sizes)
+    row, _ = _axis_positions(centres[:, 1], sizes)
+    cols, rows = int(col.max()) + 1, int(row.max()) + 1
+    if cols != rows:
+        edge = _touches_edge(boxes, shape)
+        why = " at the image edge (the board looks cut off)" if edge else ""
+        raise BoardNotFound(
+            f"no whole board found: the grid{why} shows {cols} columns but {rows} rows"
+        )
+    n = cols
+    if not MIN_N <= n <= MAX_N:
+        raise BoardNotFound(f"no board found: a {n}x{n} grid is outside {MIN_N}..{MAX_N}")
+    found = len({(int(r), int(c)) for r, c in zip(row, col)}) / (n * n)
+    if found < 0.5:
+        raise BoardNotFound(f"no clear board found: only {found:.0%} of the {n}x{n} cells were seen")
+    left, right = _spans(boxes[:, 0].astype(float), boxes[:, 2].astype(float), col, n)
+    top, bottom = _spans(boxes[:, 1].astype(float), boxes[:, 3].astype(float), row, n)
+    return Lattice(n, left, right, top, bottom, found)
+
+
+def _touches_edge(boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
+    h, w = shape[:2]
+    return bool(
+        (boxes[:, 0] <= 2).any() or (boxes[:, 1] <= 2).any()
+        or (boxes[:, 2] >= w - 2).any() or (boxes[:, 3] >= h - 2).any()
+    )
+
+
+def _group_area(blobs: Blobs, members: np.ndarray) -> float:
+    boxes = blobs.boxes[members]
+    return float(np.prod(boxes[:, 2:].max(axis=0) - boxes[:, :2].min(axis=0)))
+
+
+def main_board(blobs: Blobs) -> np.ndarray:
+    """The blobs of the largest grid; BoardNotFound when there is none or two of the same size."""
+    groups = group_boards(blobs)
+    if not groups:
+        raise BoardNotFound("no board found: no grid of square cells in the image")
+    areas = sorted(((_group_area(blobs, g), len(g), i) for i, g in enumerate(groups)), reverse=True)
+    (best_area, best_count, best), rest = areas[0], areas[1:]
+    if best_count < 2 * MIN_N:
+        raise BoardNotFound("no board found: no grid of square cells in the image")
+    for area, count, _ in rest:
+        if area > 0.8 * best_area and count > 0.8 * best_count:
+            raise BoardNotFound(
+                "two boards of about the same size found; crop the image to the one to read"
+            )
+    return groups[best]
+
+
+def locate(gray: np.ndarray) -> Lattice:
+    """The main board's lattice in full-image pixel coordinates.
+
+    Large images are searched at reduced size (speed), then the board is re-fitted on a
+    full-resolution crop around what the search found (accuracy).
+    """
+    h, w = gray.shape
+    mask = light_mask(gray)
+    scale = min(1.0, SEARCH_SIDE / max(h, w))
+    if scale >= 0.999:
+        blobs = find_blobs(mask)
+        return fit_lattice(blobs, main_board(blobs), gray.shape)
+    small = shrink_mask(mask, scale)
+    blobs = find_blobs(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
+    rough = fit_lattice(blobs, main_board(blobs), small.shape)
+    x, y, bw, bh = rough.box(small.shape)
+    margin = rough.pitch
+    x0 = max(0, int((x - margin) / scale))
+    y0 = max(0, int((y - margin) / scale))
+    x1 = min(w, int((x + bw + margin) / scale) + 1)
+    y1 = min(h, int((y + bh + margin) / scale) + 1)
+    crop = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    blobs = find_blobs(crop, min_cell=MIN_CELL)
+    lattice = fit_lattice(blobs, main_board(blobs), crop.shape)
+    if lattice.n != rough.n:
+        raise BoardNotFound(
+            f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"
+        )
+    return lattice.shifted(x0, y0)

@@ -1,0 +1,104 @@
+"""The vision entry points: an image (array or file) in, a `BoardReading` out, or an error that
+says what could not be found. Stages: locate the lattice, sample colours and border ink, decide
+regions (two witnesses), read cell states, then weigh the doubts into one confidence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from vision.locate import Lattice, locate
+from vision.reading import BoardNotFound, BoardReading, NotAnImage
+from vision.regions import read_regions
+from vision.sample import sample_board
+from vision.states import read_states
+
+# How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
+DOUBT_COST = 0.15
+BLANK_SPREAD = 8  # gray levels: an image whose values all lie this close is blank
+
+
+def from_bgra(frame: np.ndarray) -> np.ndarray:
+    """An RGB copy of a BGRA (or BGR) frame, as `mss` grabs the screen."""
+    frame = np.asarray(frame)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise BoardNotFound(f"expected a BGR(A) image, got an array of shape {frame.shape}")
+    return np.ascontiguousarray(frame[:, :, 2::-1])
+
+
+def as_rgb(image: np.ndarray) -> np.ndarray:
+    """An RGB uint8 HxWx3 view of a gray, RGB or RGBA (alpha ignored) image array."""
+    image = np.asarray(image)
+    if image.dtype != np.uint8:
+        raise BoardNotFound(f"expected 8-bit pixels, got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2RGB)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.ascontiguousarray(image[:, :, :3])
+    if image.ndim == 3 and image.shape[2] == 3:
+        return np.ascontiguousarray(image)
+    raise BoardNotFound(f"expected an RGB image, got an array of shape {image.shape}")
+
+
+def read_board(image: np.ndarray) -> BoardReading:
+    """Read the main Queens board in an RGB (or RGBA) image.
+
+    Raises BoardNotFound when there is no single whole board, or its regions cannot be read.
+
+    >>> from vision.render import render_board
+    >>> read_board(render_board(["AAB", "CAB", "CCB"] * 0 or ["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], [])).n
+    5
+    """
+    rgb = as_rgb(image)
+    if min(rgb.shape[:2]) < 20:
+        raise BoardNotFound(f"no board found: the image is only {rgb.shape[1]}x{rgb.shape[0]} pixels")
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    if int(gray.max()) - int(gray.min()) <= BLANK_SPREAD:
+        raise BoardNotFound("no board found: the image is blank")
+    lattice = locate(gray)
+    samples = sample_board(rgb, gray, lattice)
+    regions = read_regions(samples, lattice.n)
+    states = read_states(rgb, lattice, samples.rgb)
+    reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)
+    return BoardReading(
+        n=lattice.n,
+        regions=regions.regions,
+        states=states.states,
+        centres=tuple(
+            tuple((float(x), float(y)) for x in lattice.xs) for y in lattice.ys
+        ),
+        box=lattice.box(rgb.shape),
+        region_colours=regions.colours,
+        confidence=max(0.0, 1.0 - DOUBT_COST * len(reasons)),
+        reasons=tuple(reasons),
+        solved_look=states.solved_look,
+    )
+
+
+def _lattice_doubts(lattice: Lattice) -> list[str]:
+    if lattice.found < 0.6:
+        return [f"only {lattice.found:.0%} of the cells were seen clearly"]
+    return []
+
+
+def read_image(path: str | Path) -> BoardReading:
+    """Read the board in an image file (PNG, JPEG, ... anything Pillow opens)."""
+    return read_board(load_image(path))
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """An image file as an RGB array; NotAnImage when it is missing or not a picture."""
+    path = Path(path)
+    if not path.exists():
+        raise NotAnImage(f"{path}: no such file")
+    if path.is_dir():
+        raise NotAnImage(f"{path}: is a folder, not an image")
+    try:
+        with Image.open(path) as img:
+            return np.asarray(img.convert("RGB"))
+    except (UnidentifiedImageError, OSError) as exc:
+        raise NotAnImage(f"{path}: not an image file Pillow can read ({exc.__class__.__name__})") from None

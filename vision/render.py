@@ -1,0 +1,195 @@
+"""Drawing boards the way the project's practice page shows them (and close to LinkedIn's look):
+pastel regions, thin cell lines, thick region and outer borders, X marks, black or gold crowns,
+locked queens (a near-black disc with a white crown), hover, dark page and a whole-page mode with
+header text, crown icons in the text and a small "Examples" board. Tests and benchmarks read these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from solver.puzzle import Cell
+
+PALETTE = (
+    "#BBA3E2", "#FFC992", "#96BEFF", "#B3DFA0", "#DFDFDF", "#FF7B60", "#E6F388", "#B9B29E", "#DFA0BF",
+    "#A3D2D8", "#62EFEA", "#FF93F3", "#8ACC6D", "#729AEC", "#C387E0", "#FFE04B", "#F0B27A", "#D7BDE2",
+)
+LINE = (17, 17, 17)
+GOLD = (232, 180, 0)
+DISC = (24, 24, 24)
+PAGE_LIGHT = (243, 242, 239)
+PAGE_DARK = (27, 31, 35)
+HOVER_DARKEN = 0.88
+SUPERSAMPLE = 4  # crowns and X marks are drawn this much larger, then reduced (anti-aliasing)
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    value = colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def _region_grid(regions: Sequence[Sequence[object]]) -> list[list[int]]:
+    """Region labels (strings of characters, or grids of any labels) as numbers 0.. in reading order."""
+    numbers: dict[object, int] = {}
+    return [[numbers.setdefault(label, len(numbers)) for label in row] for row in regions]
+
+
+def _crown_polygon(size: float) -> tuple[np.ndarray, list[tuple[float, float, float]], np.ndarray]:
+    """A crown `size` wide centred on (0, 0): body polygon, tip balls (x, y, radius), base bar."""
+    s = size / 2
+    body = np.array([
+        (-s, -0.45 * s), (-0.5 * s, 0.05 * s), (0, -0.65 * s), (0.5 * s, 0.05 * s), (s, -0.45 * s),
+        (0.78 * s, 0.45 * s), (-0.78 * s, 0.45 * s),
+    ])
+    balls = [(-s, -0.5 * s, 0.14 * s), (0, -0.7 * s, 0.14 * s), (s, -0.5 * s, 0.14 * s)]
+    bar = np.array([(-0.78 * s, 0.58 * s), (0.78 * s, 0.58 * s), (0.78 * s, 0.8 * s), (-0.78 * s, 0.8 * s)])
+    return body, balls, bar
+
+
+def draw_crown(canvas: np.ndarray, centre: tuple[float, float], size: float, colour: tuple[int, int, int]) -> None:
+    """A filled crown icon, anti-aliased."""
+    body, balls, bar = _crown_polygon(size)
+    k = 16  # fixed-point shift: sub-pixel polygon corners
+    cx, cy = centre
+    for shape in (body, bar):
+        pts = np.rint((shape + (cx, cy)) * k).astype(np.int32)
+        cv2.fillPoly(canvas, [pts], colour, cv2.LINE_AA, shift=4)
+    for bx, by, radius in balls:
+        cv2.circle(canvas, (int((cx + bx) * k), int((cy + by) * k)), max(1, int(radius * k)), colour, -1,
+                   cv2.LINE_AA, shift=4)
+
+
+def _draw_mark(canvas: np.ndarray, state: str, x: int, y: int, cell: int, gold: bool) -> None:
+    """One cell's mark drawn into the cell's square at (x, y); supersampled for smooth edges."""
+    if state not in "xQL":
+        return
+    big_cell = cell * SUPERSAMPLE
+    patch = cv2.resize(canvas[y : y + cell, x : x + cell], (big_cell, big_cell), interpolation=cv2.INTER_NEAREST)
+    centre = (big_cell / 2, big_cell / 2)
+    if state == "x":
+        half = 0.15 * big_cell
+        stroke = max(1, round(2 * cell / 48)) * SUPERSAMPLE
+        for dx in (-1, 1):
+            p0 = (int(centre[0] - half), int(centre[1] - half * dx))
+            p1 = (int(centre[0] + half), int(centre[1] + half * dx))
+            cv2.line(patch, p0, p1, (60, 60, 60), stroke, cv2.LINE_AA)
+    elif state == "Q":
+        draw_crown(patch, (centre[0], centre[1] + 0.04 * big_cell), 0.55 * big_cell, GOLD if gold else (0, 0, 0))
+    else:
+        cv2.circle(patch, (int(centre[0]), int(centre[1])), int(0.35 * big_cell), DISC, -1, cv2.LINE_AA)
+        draw_crown(patch, (centre[0], centre[1] + 0.03 * big_cell), 0.38 * big_cell, (255, 255, 255))
+    canvas[y : y + cell, x : x + cell] = cv2.resize(patch, (cell, cell), interpolation=cv2.INTER_AREA)
+
+
+def board_image(
+    regions: Sequence[Sequence[object]],
+    states: Sequence[str] = (),
+    cell: int = 48,
+    hover: Cell | None = None,
+    gold: bool = False,
+) -> np.ndarray:
+    """Just the board (outer border included), RGB."""
+    grid = _region_grid(regions)
+    n = len(grid)
+    thin = max(1, round(cell / 48))
+    thick = max(2, round(3 * cell / 48))
+    outer = thick
+    pitch = cell + thin
+    side = 2 * outer + n * cell + (n - 1) * thin
+    canvas = np.full((side, side, 3), LINE, np.uint8)
+    colours = [hex_rgb(PALETTE[i % len(PALETTE)]) for i in range(max(max(row) for row in grid) + 1)]
+    for r in range(n):
+        for c in range(n):
+            colour = np.array(colours[grid[r][c]], float)
+            if hover == (r, c):
+                colour *= HOVER_DARKEN
+            x, y = outer + c * pitch, outer + r * pitch
+            canvas[y : y + cell, x : x + cell] = np.rint(colour).astype(np.uint8)
+    # region borders: thick bars centred on the thin line between cells of different regions
+    lo, hi = (thick - thin) // 2, thick - (thick - thin) // 2
+    for r in range(n):
+        for c in range(n):
+            x, y = outer + c * pitch, outer + r * pitch
+            if c + 1 < n and grid[r][c] != grid[r][c + 1]:
+                bx = x + cell
+                canvas[max(0, y - thin) : y + cell + thin, bx - lo : bx - lo + hi + lo] = LINE
+            if r + 1 < n and grid[r][c] != grid[r + 1][c]:
+                by = y + cell
+                canvas[by - lo : by - lo + hi + lo, max(0, x - thin) : x + cell + thin] = LINE
+    for r, row in enumerate(states):
+        for c, state in enumerate(row):
+            _draw_mark(canvas, state, outer + c * pitch, outer + r * pitch, cell, gold)
+    return canvas
+
+
+def render_board(
+    puzzle_regions: Sequence[Sequence[object]],
+    states: Sequence[str] = (),
+    cell: int = 48,
+    dark: bool = False,
+    hover: Cell | None = None,
+    gold: bool = False,
+    page: bool = False,
+    canvas: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """A board on its page background, RGB uint8.
+
+    `puzzle_regions`: rows of region labels; `states`: rows of `.`, `x`, `Q` (crown), `L` (locked
+    queen); `cell`: cell size in pixels (48 is 100% zoom); `hover`: the cell under the mouse;
+    `gold`: crowns in gold (a solved board); `page`: a whole page around the board (title, timer,
+    buttons, "How to play" text with crown icons, a small example board); `canvas`: (width,
+    height) of the page, to pose as a screenshot of that size.
+
+    >>> render_board(["AB", "BB"], ["Q.", ".."], cell=20).shape[2]
+    3
+    """
+    board = board_image(puzzle_regions, states, cell, hover, gold)
+    background = PAGE_DARK if dark else PAGE_LIGHT
+    if not page:
+        margin = max(4, cell // 3)
+        out = np.full((board.shape[0] + 2 * margin, board.shape[1] + 2 * margin, 3), background, np.uint8)
+        out[margin : margin + board.shape[0], margin : margin + board.shape[1]] = board
+        return out
+    return _page(board, dark, cell, canvas)
+
+
+def _page(board: np.ndarray, dark: bool, cell: int, canvas: tuple[int, int] | None) -> np.ndarray:
+    """The board placed on a page with the things real pages put around it."""
+    text = (230, 230, 230) if dark else (40, 40, 40)
+    size = board.shape[0]
+    example = board_image(["AAB", "CAB", "CCB"], ["Q..", "..Q", ".x."], cell=max(12, cell // 3))
+    width = max(size + 160, 640) if canvas is None else canvas[0]
+    height = size + 420 + example.shape[0] if canvas is None else canvas[1]
+    out = np.full((height, width, 3), PAGE_DARK if dark else PAGE_LIGHT, np.uint8)
+    left = (width - size) // 2
+    top = 110
+    if top + size + 20 > height or left < 0:
+        raise ValueError(f"a {width}x{height} page is too small for a {size} px board")
+    cv2.putText(out, "Queens", (left, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.2, text, 2, cv2.LINE_AA)
+    cv2.putText(out, "0:42", (left, 92), cv2.FONT_HERSHEY_SIMPLEX, 0.7, text, 2, cv2.LINE_AA)
+    _button(out, (left + size - 220, 68), "Undo", text)
+    _button(out, (left + size - 110, 68), "Hint", text)
+    out[top : top + size, left : left + size] = board
+    y = top + size + 40
+    for line in ("How to play", "1. Exactly one      in each row, column and region.", "2. Two      cannot touch."):
+        if y + 30 > height:
+            break
+        cv2.putText(out, line, (left, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, text, 1, cv2.LINE_AA)
+        if "  " in line:  # the icon sits in the gap the text leaves for it
+            gap = line.index("  ")
+            icon_x = left + cv2.getTextSize(line[: gap + 1], cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)[0][0] + 10
+            draw_crown(out, (icon_x, y - 6), 16, text)
+        y += 34
+    if y + example.shape[0] + 30 <= height:
+        cv2.putText(out, "Examples", (left, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, text, 1, cv2.LINE_AA)
+        out[y + 14 : y + 14 + example.shape[0], left : left + example.shape[1]] = example
+    return out
+
+
+def _button(out: np.ndarray, at: tuple[int, int], label: str, colour: tuple[int, int, int]) -> None:
+    x, y = at
+    cv2.rectangle(out, (x, y - 26), (x + 96, y + 8), colour, 2, cv2.LINE_AA)
+    cv2.putText(out, label, (x + 22, y - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)

@@ -1,0 +1,134 @@
+"""What each cell shows: nothing, an X mark, a crown (black: the player's; gold: the page shows the
+board solved) or a locked pre-placed queen (a near-black disc with a light crown inside).
+
+Every cell is resampled to a small fixed square (area averaging, so thin strokes fade instead of
+vanishing) and its centre compared with the cell's own background colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from solver.puzzle import cell_name
+from vision.locate import Lattice
+from vision.reading import CellState
+
+SIDE = 20  # resampled cell size in pixels
+CORE = slice(4, 16)  # the central 60% of a cell: crowns (55%) and the locked disc (70%) fill it
+CENTRE = slice(6, 14)  # the central 40%: X marks (30%) sit wholly inside, so noise counts little
+# Ink: mean share of the centre that differs from the background (0 = clean, 1 = all covered).
+# Real screens: empty <= 0.03, marks >= 0.08.
+X_INK = 0.05
+# Off-diagonal ink: the share of the centre away from its two diagonals that is inked. An X
+# mark lies on the diagonals (<= 0.09 on real screens, <= 0.2 on renders of 15 px cells); a
+# crown covers the middle (>= 0.26; a small gold crown on coral 0.15, which its gold confirms).
+CROWN_SHAPE = 0.22
+SHAPE_DOUBT = 0.035
+GOLD_QUEEN = 0.04  # share of the core in crown gold that makes a mark a crown whatever its shape
+LOCKED_RING = 0.8  # share of the ring at 62% of the cell that is dark: only the locked disc covers it
+INK_DOUBT = 0.3  # ink within this share of X_INK is unsure
+
+
+def _off_diagonal() -> np.ndarray:
+    """Centre pixels at least two pixels from both diagonals."""
+    yy, xx = np.mgrid[0:SIDE, 0:SIDE] - (SIDE - 1) / 2
+    return (np.abs(np.abs(xx) - np.abs(yy)) >= 2) & (np.abs(xx) < 5) & (np.abs(yy) < 5)
+
+
+OFF_DIAGONAL = _off_diagonal()
+
+
+@dataclass(frozen=True)
+class StateReading:
+    states: tuple[tuple[CellState, ...], ...]
+    solved_look: bool
+    doubts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CellFeatures:
+    """Per cell: ink in the centre (any mark), off the diagonals (crown, not X), gold share of the
+    core, dark share of the ring (locked disc)."""
+
+    ink: np.ndarray
+    off: np.ndarray
+    gold: np.ndarray
+    ring: np.ndarray
+
+
+def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """Every cell as a SIDE x SIDE patch, (n, n, SIDE, SIDE, 3) float, following the lattice."""
+    n = lattice.n
+    pitch = lattice.pitch
+    x0, y0 = lattice.xs[0] - pitch / 2, lattice.ys[0] - pitch / 2
+    x1, y1 = lattice.xs[-1] + pitch / 2, lattice.ys[-1] + pitch / 2
+    h, w = rgb.shape[:2]
+    ix0, iy0 = max(0, int(round(x0))), max(0, int(round(y0)))
+    ix1, iy1 = min(w, int(round(x1))), min(h, int(round(y1)))
+    crop = rgb[iy0:iy1, ix0:ix1]
+    out = cv2.resize(crop, (n * SIDE, n * SIDE), interpolation=cv2.INTER_AREA)
+    return out.reshape(n, SIDE, n, SIDE, 3).transpose(0, 2, 1, 3, 4).astype(np.float32)
+
+
+def _ring_points() -> tuple[np.ndarray, np.ndarray]:
+    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    radius = 0.31 * SIDE
+    centre = (SIDE - 1) / 2
+    return (
+        np.rint(centre + radius * np.sin(angles)).astype(int),
+        np.rint(centre + radius * np.cos(angles)).astype(int),
+    )
+
+
+RING_Y, RING_X = _ring_points()
+
+
+def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
+    """Marks measured against each cell's own background colour (so hover does not count)."""
+    bg = background[:, :, None, None, :].astype(np.float32)
+    inked = np.clip(np.linalg.norm(patches - bg, axis=-1) / 120.0, 0, 1)
+    ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
+    off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
+    core = patches[:, :, CORE, CORE]
+    r, g, b = core[..., 0], core[..., 1], core[..., 2]
+    # crown gold: a strong yellow-orange, more saturated than any pastel region or any blend of a
+    # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
+    top = np.maximum(r, 1.0)
+    golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top)
+    golden &= np.linalg.norm(core - bg, axis=-1) > 40
+    weights = np.array([0.299, 0.587, 0.114], np.float32)
+    bg_gray = (background @ weights)[:, :, None]
+    ring_gray = patches[:, :, RING_Y, RING_X] @ weights
+    ring_dark = (ring_gray < 0.5 * bg_gray).mean(axis=2)
+    return CellFeatures(ink, off, golden.mean(axis=(2, 3)), ring_dark)
+
+
+def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """State per cell, and the cells whose measurements lie too near a threshold to be sure."""
+    ink, off, gold = features.ink, features.off, features.gold
+    mark = ink >= X_INK
+    golden = gold >= GOLD_QUEEN
+    crown = mark & ((off >= CROWN_SHAPE) | golden)
+    states = np.full(ink.shape, CellState.EMPTY, dtype=object)
+    states[mark] = CellState.X
+    states[crown] = CellState.QUEEN
+    states[crown & (features.ring >= LOCKED_RING)] = CellState.LOCKED
+    near = np.abs(ink - X_INK) < INK_DOUBT * X_INK
+    near |= mark & ~golden & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
+    near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.15)
+    return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
+
+
+def read_states(rgb: np.ndarray, lattice: Lattice, background: np.ndarray) -> StateReading:
+    """States of all cells, whether the crowns are gold, and doubts."""
+    features = cell_features(resample_cells(rgb, lattice), background)
+    states, unsure = classify(features)
+    crowns = states == CellState.QUEEN
+    solved_look = bool(crowns.any() and (features.gold[crowns] >= GOLD_QUEEN).mean() > 0.5)
+    doubts = []
+    if unsure:
+        doubts.append("marks hard to read at " + ", ".join(cell_name(c) for c in unsure[:6]))
+    return StateReading(tuple(tuple(row) for row in states.tolist()), solved_look, tuple(doubts))
