@@ -1,1 +1,27 @@
-"""actuator"""
+"""Actuator: plan the clicks that turn the board into the solution, check it is safe, click.
+
+``plan_clicks`` (pure) gives a `ClickPlan`; ``actuator.safety`` holds the checks that must pass
+first; ``click_plan`` makes the clicks with pyautogui, fail-safe on.
+"""
+
+from actuator.clicker import click_plan, load_pyautogui
+from actuator.errors import ActuatorError, ClickAborted, ClickOutsideBoard, UnsafeToClick
+from actuator.plan import Click, ClickPlan, cell_steps, plan_clicks
+from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
+
+__all__ = [
+    "ActuatorError",
+    "Click",
+    "ClickAborted",
+    "ClickOutsideBoard",
+    "ClickPlan",
+    "UnsafeToClick",
+    "cell_steps",
+    "check_certain",
+    "check_not_covered",
+    "check_unique",
+    "check_window_unchanged",
+    "click_plan",
+    "load_pyautogui",
+    "plan_clicks",
+]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from itertools import groupby
 from types import ModuleType
 
 from actuator.errors import ClickAborted, ClickOutsideBoard
@@ -53,9 +54,11 @@ def click_plan(
         before_first()
     done = 0
     try:
-        for click in plan:
-            gui.click(click.x, click.y)
-            done += 1
+        # A cell's clicks go together: one pointer move for both clicks of empty -> X -> queen.
+        for _, group in groupby(plan, key=lambda click: click.cell):
+            clicks = list(group)
+            gui.click(clicks[0].x, clicks[0].y, clicks=len(clicks), interval=delay)
+            done += len(clicks)
             if delay:
                 time.sleep(delay)
     except gui.FailSafeException:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from actuator.errors import UnsafeToClick
-from capture.models import WindowRecord
+from capture.models import Rect, WindowRecord
 
 
 class Certainty(Protocol):
@@ -60,3 +60,15 @@ def check_window_unchanged(before: WindowRecord, now: WindowRecord | None) -> No
             f"the window's title changed from {before.title!r} to {now.title!r} (another tab?); "
             "nothing was clicked; run again"
         )
+
+
+def check_not_covered(board: tuple[float, float, float, float], above: Sequence[WindowRecord]) -> None:
+    """Refuse to click when another window lies over the board: the clicks would land in it."""
+    x, y, w, h = board
+    box = Rect(int(x), int(y), int(w + 0.999), int(h + 0.999))
+    for window in above:
+        if not window.rect.intersection(box).empty:
+            raise UnsafeToClick(
+                f"the window {window.title!r} covers part of the board; move it away and run again "
+                "(nothing was clicked)"
+            )

@@ -16,10 +16,12 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -268,10 +270,12 @@ class DemoOutcome:
     url: str
     lines: tuple[str, ...]
     page_states: tuple[str, ...]
+    error: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {"solved": self.solved, "n": self.n, "timings": self.timings, "setup": self.setup,
-                "display": self.display, "url": self.url, "page_states": list(self.page_states)}
+                "display": self.display, "url": self.url, "page_states": list(self.page_states),
+                "error": self.error or None}
 
 
 def demo_puzzle(size: int, puzzle_file: str | None, seed: int | None = None) -> Puzzle:
@@ -285,9 +289,19 @@ def demo_puzzle(size: int, puzzle_file: str | None, seed: int | None = None) -> 
     return generate_puzzle(size, rng=random.Random(seed))
 
 
-def run_demo(puzzle: Puzzle, *, dark: bool = False, keep_open: bool = False) -> DemoOutcome:
+def run_demo(
+    puzzle: Puzzle,
+    *,
+    dark: bool = False,
+    keep_open: bool = False,
+    show: Callable[[DemoOutcome], None] | None = None,
+) -> DemoOutcome:
     """Serve the practice page, open it in Chromium (starting Xvfb when there is no display),
-    solve it live with the pipeline and ask the page whether it is solved."""
+    solve it live with the pipeline and ask the page whether it is solved.
+
+    `show` gets the outcome as soon as it is known (before --keep-open holds everything up).
+    """
+    from autosolve.commands.run import report_lines
     from autosolve.pipeline import Options, Source, run
     from autosolve.practice.server import PracticeServer, PracticeTimeout
 
@@ -307,17 +321,22 @@ def run_demo(puzzle: Puzzle, *, dark: bool = False, keep_open: bool = False) -> 
             chromium.start(server.url)
             wait_for_board(display, puzzle.n, chromium=chromium)
             setup["chromium"] = time.perf_counter() - start
-            result = run(Source(display=display), Options())
-            from autosolve.commands.run import report_lines
-
+            timings: dict[str, float] = {}
+            error = ""
             try:
+                result = run(Source(display=display), Options())
+                timings, lines = result.timings, tuple(report_lines(result))
                 state = server.wait_for(solved=True, timeout=3.0)
+            except QueensError as exc:  # reported in the outcome (and --json) rather than raised
+                error, lines, state = str(exc), (f"error: {exc}",), server.state()
             except PracticeTimeout as exc:
                 state = exc.state
             outcome = DemoOutcome(
-                solved=state.solved, n=puzzle.n, timings=result.timings, setup=setup, display=display,
-                url=server.url, lines=tuple(report_lines(result)), page_states=state.states,
+                solved=state.solved, n=puzzle.n, timings=timings, setup=setup, display=display,
+                url=server.url, lines=lines, page_states=state.states, error=error,
             )
+            if show is not None:
+                show(outcome)
             if keep_open:
                 _hold(outcome)
             return outcome
@@ -329,7 +348,8 @@ def run_demo(puzzle: Puzzle, *, dark: bool = False, keep_open: bool = False) -> 
 
 def _hold(outcome: DemoOutcome) -> None:
     """--keep-open: keep the page served (and the browser up) until Ctrl-C."""
-    print(f"page {outcome.url} on display {outcome.display} left open; press Ctrl-C to close", flush=True)
+    print(f"page {outcome.url} on display {outcome.display} left open; press Ctrl-C to close",
+          file=sys.stderr, flush=True)
     try:
         while True:
             time.sleep(3600)

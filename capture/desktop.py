@@ -16,7 +16,7 @@ import numpy as np
 
 from capture.errors import ImageReadError, WindowNotFoundError, WindowOffScreenError
 from capture.models import Frame, Monitor, Rect, WindowRecord
-from capture.windows import choose_window
+from capture.windows import DEFAULT_TITLE, choose_window
 from capture.x11 import WindowLister, display_name, is_wayland_session, open_display
 
 
@@ -57,11 +57,13 @@ class Desktop:
 
     def find_window(self, title: str | None = None) -> WindowRecord:
         """The window to play in (see `capture.windows.choose_window`)."""
-        from capture.windows import DEFAULT_TITLE
-
         records = self.windows(title or DEFAULT_TITLE)
         try:
-            return choose_window(records, title)
+            try:
+                return choose_window(records, title)
+            except WindowNotFoundError:
+                # Look at every window closely, so the error lists only those really on screen.
+                return choose_window(self.windows(), title)
         except WindowNotFoundError as exc:
             if is_wayland_session(self.env):
                 raise WindowNotFoundError(
@@ -73,6 +75,10 @@ class Desktop:
     def refresh(self, window: WindowRecord) -> WindowRecord | None:
         """The window as it is now (None when it was closed)."""
         return self.lister.refresh(window.wid)
+
+    def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
+        """The viewable named windows stacked above `window` (they may cover part of it)."""
+        return self.lister.windows_above(window.wid)
 
     def monitors(self) -> list[Monitor]:
         """Every monitor; index 0 is the bounding box of all of them (mss convention)."""

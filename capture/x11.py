@@ -148,6 +148,21 @@ class WindowLister:
                 continue
         return records
 
+    def windows_above(self, wid: int) -> list[WindowRecord]:
+        """Viewable named windows stacked above window `wid` (all of them when it is not listed)."""
+        clients = self.client_windows()
+        ids = [w.id for w in clients]
+        above = clients[ids.index(wid) + 1 :] if wid in ids else clients
+        records = []
+        for stacking, window in enumerate(above, start=len(clients) - len(above)):
+            try:
+                record = self.record(window, stacking)
+            except error.XError:
+                continue
+            if record.viewable and record.title:
+                records.append(record)
+        return records
+
     def refresh(self, wid: int) -> WindowRecord | None:
         """A fresh record of window `wid`, or None when it no longer exists."""
         window = self.display.create_resource_object("window", wid)

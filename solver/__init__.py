@@ -6,7 +6,14 @@
 """
 
 from solver.errors import PuzzleFormatError, QueensError
-from solver.formats import format_puzzle, format_puzzles, format_puzzlink, parse_puzzles, parse_puzzlink, read_puzzles
+from solver.formats import (
+    format_puzzle,
+    format_puzzles,
+    format_puzzlink,
+    parse_puzzles,
+    parse_puzzlink,
+    read_puzzles,
+)
 from solver.propagate import Step
 from solver.puzzle import Cell, Puzzle, Solution, cell_name, is_solution, violations
 from solver.search import SearchResult, count_solutions, explain, search, solve

@@ -18,11 +18,12 @@ search order of the fast solver (which may change as it is tuned). Same seed, sa
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from solver.errors import QueensError
-from solver.puzzle import Cell, Puzzle, Rule, Solution, cells_of, mask_of
+from solver.puzzle import Cell, Puzzle, Rule, Solution, cells_of, geometry, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells
+from solver.search import count_solutions
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
@@ -76,7 +77,8 @@ def generate_puzzle(
             raise QueensError(
                 f"--size {n} --stars {k}: could not place a random answer; try a larger size"
             ) from None
-        board = RegionMap(grow_star_regions(n, queens, k, rand), k, rule)
+        board = RegionMap(seed_regions(n, queens, k, rand), k, rule)
+        grow_without_rivals(board, queens, rand)
         if make_unique(board, queens, rand):
             break
     name = puzzle_name(n, k, seed) if seed is not None else f"gen-n{n}-k{k}"
@@ -85,36 +87,189 @@ def generate_puzzle(
 
 
 class RegionMap:
-    """A mutable region grid the generator edits cell by cell (never leaves this module's callers
-    as such: `puzzle()` freezes it)."""
+    """The region grid the generator edits cell by cell; -1 marks a cell no region owns yet.
+
+    Mutable on purpose and private to generation: `puzzle()` freezes it into a Puzzle.
+    """
 
     def __init__(self, grid: list[list[int]], k: int, rule: Rule) -> None:
         self.grid = grid
         self.n = len(grid)
         self.k = k
         self.rule = rule
+        self.geometry = geometry(self.n, rule)
+        self.masks = [0] * self.n  # one bitmask per region, kept in step with `grid`
+        for r, row in enumerate(grid):
+            for c, region in enumerate(row):
+                if region >= 0:
+                    self.masks[region] |= 1 << (r * self.n + c)
 
     def puzzle(self, name: str = "", meta: dict[str, str] | None = None) -> Puzzle:
         return Puzzle.from_region_grid(self.grid, k=self.k, rule=self.rule, name=name, meta=meta)
 
-    def cells_of_region(self, region: int) -> set[Cell]:
-        return {(r, c) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v == region}
+    def region_at(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
 
     def bordering_regions(self, cell: Cell) -> list[int]:
         """Regions other than the cell's own that touch it along an edge, in ascending order."""
-        r, c = cell
-        n, own = self.n, self.grid[r][c]
-        return sorted({self.grid[r + dr][c + dc] for dr, dc in _STEPS
-                       if 0 <= r + dr < n and 0 <= c + dc < n and self.grid[r + dr][c + dc] != own})
+        own = self.region_at(cell)
+        return sorted({self.region_at(near) for near in _steps_from(self.n, cell)} - {own, -1})
 
     def can_give_away(self, cell: Cell) -> bool:
         """True when the cell's region stays one connected piece without it."""
-        rest = self.cells_of_region(self.grid[cell[0]][cell[1]])
+        rest = set(cells_of(self.masks[self.region_at(cell)], self.n))
         rest.discard(cell)
         return is_connected(rest)
 
     def move(self, cell: Cell, region: int) -> None:
+        """Give `cell` to `region` (-1: to no region)."""
+        bit = 1 << (cell[0] * self.n + cell[1])
+        old = self.region_at(cell)
+        if old >= 0:
+            self.masks[old] &= ~bit
+        if region >= 0:
+            self.masks[region] |= bit
         self.grid[cell[0]][cell[1]] = region
+
+    def rival_through(self, cell: Cell, region: int) -> int:
+        """A solution (queen mask) with a queen on `cell` if `cell` belonged to `region`;
+        0 when there is none. Unassigned cells hold no queen.
+
+        Any solution that a move creates uses the moved cell, so 0 means the move adds none.
+        """
+        n, geo = self.n, self.geometry
+        bit = 1 << (cell[0] * n + cell[1])
+        masks = [mask & ~bit for mask in self.masks]
+        masks[region] |= bit
+        search = Enumerator(n, self.k, geo.rows + geo.cols + tuple(masks), geo.neighbours)
+        found = search.solutions(sum(masks), bit, limit=1)
+        return found[0] if found else 0
+
+
+def seed_regions(n: int, queens: Sequence[Cell], k: int, rng: random.Random) -> list[list[int]]:
+    """The starting grid: each region holds its k intended queens (joined by a path when k > 1,
+    so the region is connected from the start); every other cell is -1 (unassigned)."""
+    grid = [[-1] * n for _ in range(n)]
+    if k == 1:
+        for region, (r, c) in enumerate(queens):
+            grid[r][c] = region
+        return grid
+    # Which queens share a region comes from a full map of glued pieces; its areas also bound
+    # the paths that join each region's queens.
+    full = grow_star_regions(n, queens, k, rng)
+    for region in range(n):
+        area = {(r, c) for r in range(n) for c in range(n) if full[r][c] == region}
+        members = [cell for cell in queens if full[cell[0]][cell[1]] == region]
+        for cell in join_cells(members, area):
+            grid[cell[0]][cell[1]] = region
+    return grid
+
+
+def join_cells(members: Sequence[Cell], area: set[Cell]) -> set[Cell]:
+    """`members` plus shortest paths inside `area` that connect them all (a greedy Steiner tree)."""
+    tree = {members[0]}
+    for target in members[1:]:
+        if target in tree:
+            continue
+        came_from: dict[Cell, Cell | None] = {target: None}
+        queue = [target]
+        end: Cell | None = None
+        for cell in queue:
+            if cell in tree:
+                end = cell
+                break
+            for dr, dc in _STEPS:
+                step = (cell[0] + dr, cell[1] + dc)
+                if step in area and step not in came_from:
+                    came_from[step] = cell
+                    queue.append(step)
+        at = came_from[end] if end is not None else None
+        while at is not None:
+            tree.add(at)
+            at = came_from[at]
+    return tree
+
+
+def grow_without_rivals(board: RegionMap, intended: Sequence[Cell], rng: random.Random) -> None:
+    """Give every unassigned cell to a neighbouring region without opening a rival solution.
+
+    Adding cell x to region R can only create solutions with a queen on x (any other solution
+    fitted the map before), so one search with a queen forced on x decides. When every
+    neighbouring region would open a rival, x joins one anyway and the rival's other queens
+    are taken off the map one at a time (made unassigned again, which only removes solutions)
+    until none is left; they come back later through the frontier. After a budget of such
+    evictions, the cells still unassigned join random neighbours and `make_unique` finishes.
+    """
+    keep = set(intended)
+    evictions = 8 * board.n * board.k
+    frontier = [cell for cell in _all_cells(board.n) if _is_open(board, cell)]
+    while frontier:
+        index = rng.randrange(len(frontier))
+        frontier[index], frontier[-1] = frontier[-1], frontier[index]
+        cell = frontier.pop()
+        if board.region_at(cell) != -1:
+            continue
+        options = board.bordering_regions(cell)
+        if not options:  # its neighbours were evicted; it returns when one is assigned again
+            continue
+        rng.shuffle(options)
+        region = next((r for r in options if not board.rival_through(cell, r)), None)
+        if region is None and evictions > 0:
+            region = rng.choice(options)
+            evicted = _evict_rivals(board, cell, region, keep, rng)
+            evictions -= max(1, len(evicted))
+            frontier.extend(evicted)
+            if board.rival_through(cell, region):
+                continue
+        if region is None:
+            continue
+        board.move(cell, region)
+        frontier.extend(near for near in _steps_from(board.n, cell) if board.region_at(near) == -1)
+    _assign_leftovers(board, rng)
+
+
+def _evict_rivals(board: RegionMap, cell: Cell, region: int, keep: set[Cell], rng: random.Random) -> list[Cell]:
+    """Unassign rival queens until `cell` could join `region` without a rival, or until a rival
+    has no queen that can leave its region; returns the evicted cells."""
+    evicted: list[Cell] = []
+    while rival := board.rival_through(cell, region):
+        movable = [q for q in cells_of(rival, board.n)
+                   if q not in keep and q != cell and board.can_give_away(q)]
+        if not movable:
+            break
+        victim = rng.choice(movable)
+        board.move(victim, -1)
+        evicted.append(victim)
+    return evicted
+
+
+def _is_open(board: RegionMap, cell: Cell) -> bool:
+    """An unassigned cell with a region next to it."""
+    return board.region_at(cell) == -1 and bool(board.bordering_regions(cell))
+
+
+def _steps_from(n: int, cell: Cell) -> list[Cell]:
+    return [(cell[0] + dr, cell[1] + dc) for dr, dc in _STEPS
+            if 0 <= cell[0] + dr < n and 0 <= cell[1] + dc < n]
+
+
+def _all_cells(n: int) -> list[Cell]:
+    return [(r, c) for r in range(n) for c in range(n)]
+
+
+def _assign_leftovers(board: RegionMap, rng: random.Random) -> None:
+    """Give each cell still unassigned to a random neighbouring region (in passes, since a clump
+    of leftovers is reached from its edge inwards)."""
+    left = [cell for cell in _all_cells(board.n) if board.grid[cell[0]][cell[1]] == -1]
+    while left:
+        waiting = []
+        for cell in left:
+            owners = board.bordering_regions(cell)
+            if owners:
+                board.move(cell, rng.choice(owners))
+            else:
+                waiting.append(cell)
+        left = waiting
 
 
 def make_unique(
@@ -128,7 +283,12 @@ def make_unique(
     limit = max_moves if max_moves is not None else 30 * board.n * board.k
     keep = set(intended)
     for _ in range(limit):
-        rival = find_rival(board.puzzle(), keep)
+        puzzle = board.puzzle()
+        # The fast solver settles the common case (already unique) quickly; the rival itself
+        # comes from find_rival so the result does not depend on the fast solver's order.
+        if count_solutions(puzzle, limit=2) == 1:
+            return True
+        rival = find_rival(puzzle, keep)
         if rival is None:
             return True
         if not break_rival(board, rival, keep, rng):
@@ -136,28 +296,34 @@ def make_unique(
     return False
 
 
-def find_rival(puzzle: Puzzle, intended: set[Cell]) -> Solution | None:
+def find_rival(puzzle: Puzzle, intended: Iterable[Cell]) -> Solution | None:
     """A solution of `puzzle` other than `intended`, or None when `intended` is the only one."""
-    for solution in find_solutions(puzzle, limit=2):
-        if set(solution.queens) != intended:
-            return solution
-    return None
+    n = puzzle.n
+    search = Enumerator(n, puzzle.k, puzzle.units, puzzle.geometry.neighbours)
+    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, n), 1, mask_of(intended, n))
+    return Solution.of(cells_of(found[0], n)) if found else None
 
 
 def break_rival(board: RegionMap, rival: Solution, keep: set[Cell], rng: random.Random) -> bool:
     """Move one of the rival's own queens (one not in `keep`) into a neighbouring region.
 
     The rival then has k-1 queens in the old region and k+1 in the new one, so it is no longer a
-    solution, while the intended queens never move. False when every such queen is inside its
-    region or holds it together.
+    solution, while the intended queens never move. Moves that open no new solution are taken
+    first (a new solution would need a queen on the moved cell, so one forced search tells);
+    failing those, any legal move. False when every such queen is inside its region or holds
+    it together.
     """
     movable = [cell for cell in rival.queens if cell not in keep]
     rng.shuffle(movable)
-    for cell in movable:
-        targets = board.bordering_regions(cell)
-        if targets and board.can_give_away(cell):
-            board.move(cell, rng.choice(targets))
+    moves = [(cell, region) for cell in movable if board.can_give_away(cell)
+             for region in board.bordering_regions(cell)]
+    for cell, region in moves:
+        if not board.rival_through(cell, region):
+            board.move(cell, region)
             return True
+    if moves:
+        board.move(*rng.choice(moves))
+        return True
     return False
 
 
@@ -167,7 +333,7 @@ def nudge_border(board: RegionMap, keep: set[Cell], rng: random.Random) -> None:
     rng.shuffle(cells)
     for cell in cells:
         targets = board.bordering_regions(cell)
-        if targets and board.can_give_away(cell):
+        if targets and board.region_at(cell) >= 0 and board.can_give_away(cell):
             board.move(cell, rng.choice(targets))
             return
 
@@ -179,26 +345,30 @@ def find_solutions(puzzle: Puzzle, limit: int = 2) -> list[Solution]:
     as many candidate cells as queens still missing; then take the unit with the fewest
     candidates and branch on its first cell (queen there, or not).
     """
-    return _Enumerator(puzzle, limit).run()
+    search = Enumerator(puzzle.n, puzzle.k, puzzle.units, puzzle.geometry.neighbours)
+    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, puzzle.n), limit)
+    return [Solution.of(cells_of(queens, puzzle.n)) for queens in found]
 
 
-class _Enumerator:
-    """State for one `find_solutions` call: the masks it needs and the solutions found so far."""
+class Enumerator:
+    """Solutions of a (possibly partial) region map given as masks.
 
-    def __init__(self, puzzle: Puzzle, limit: int) -> None:
-        self.n, self.k, self.limit = puzzle.n, puzzle.k, limit
-        self.units = puzzle.units
-        self.neighbours = puzzle.geometry.neighbours
-        n = self.n
-        regions = puzzle.regions
-        # The three units (row, column, region) each cell belongs to, by index into `units`.
-        self.units_of = [(i // n, n + i % n, 2 * n + regions[i // n][i % n]) for i in range(n * n)]
-        self.given = mask_of(puzzle.given, n)
-        self.full = puzzle.geometry.full
-        self.found: list[Solution] = []
+    `units` are the rows, the columns, then the regions; `allowed` is the mask of cells that may
+    hold a queen (a partial map leaves its unassigned cells out), `given` the queens placed first.
+    """
 
-    def run(self) -> list[Solution]:
-        cand, placed = self.place_all(self.given, self.full, 0)
+    def __init__(self, n: int, k: int, units: Sequence[int], neighbours: Sequence[int]) -> None:
+        self.n, self.k = n, k
+        self.units = list(units)
+        self.neighbours = neighbours
+        self.limit, self.skip = 0, -1
+        self.found: list[int] = []
+        self.nodes = 0
+
+    def solutions(self, allowed: int, given: int = 0, limit: int = 2, skip: int = -1) -> list[int]:
+        """Up to `limit` solutions as queen masks, leaving out the solution `skip`."""
+        self.limit, self.skip, self.found = limit, skip, []
+        cand, placed = self.place_all(given, allowed, 0)
         self.search(cand, placed)
         return self.found
 
@@ -208,9 +378,8 @@ class _Enumerator:
         bit = 1 << i
         placed |= bit
         cand &= ~(bit | self.neighbours[i])
-        for u in self.units_of[i]:
-            unit = self.units[u]
-            if (placed & unit).bit_count() == self.k:
+        for unit in self.units:
+            if unit & bit and (placed & unit).bit_count() == self.k:
                 cand &= ~unit
         return cand, placed
 
@@ -227,18 +396,20 @@ class _Enumerator:
     def search(self, cand: int, placed: int | None) -> None:
         if len(self.found) >= self.limit:
             return
+        self.nodes += 1
         branch = 0  # the candidates of the unit to branch on; 0 once every unit is full
+        k = self.k
         while placed is not None:
             branch, best_count, forced = 0, 1 << 30, 0
             for unit in self.units:
-                need = self.k - (placed & unit).bit_count()
+                need = k - (placed & unit).bit_count()
                 if need == 0:
                     continue
                 free = cand & unit
                 count = free.bit_count()
-                if count < need:
-                    return
-                if count == need:
+                if count <= need:
+                    if count < need:
+                        return
                     forced = free
                     break
                 if count < best_count:
@@ -249,7 +420,8 @@ class _Enumerator:
         if placed is None:
             return
         if not branch:
-            self.found.append(Solution.of(cells_of(placed, self.n)))
+            if placed != self.skip:
+                self.found.append(placed)
             return
         low = branch & -branch
         self.search(*self.place(low.bit_length() - 1, cand, placed))

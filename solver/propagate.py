@@ -12,11 +12,14 @@ appends a `Step` saying what it deduced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from solver.puzzle import Cell, Puzzle, cell_name, cells_of
 
 State = tuple[int, int]  # (cand, queens)
+Describe = Callable[[], str]  # words for a set of cells, built only when someone reads them
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,16 @@ class Board:
     # For k>1, squares[0][i] / squares[1][i]: the 2x2 square with cell i at its top left / top
     # right (clipped at the edges); a square never holds two queens.
     squares: tuple[tuple[int, ...], tuple[int, ...]]
+    # For k>1, band_cells[0][a][p]: cells (a, p) and (a+1, p), the column p of the band of rows a
+    # and a+1; band_cells[1][a][p] the same across columns a and a+1. A 0 ends each.
+    band_cells: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
+    # side by side (the greedy count of `_greedy_count`), looked up instead of counted.
+    fit: tuple[int, ...] | None
+    # A cache: block mask -> the cells that touch all of it (blocks recur all through a search).
+    touching_all: dict[int, int] = field(default_factory=dict)
+    # A cache for eliminate_attackers (k>1): live cells of a unit and its spare -> crowded cells.
+    crowding: dict[int, int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -91,7 +104,28 @@ def board_of(puzzle: Puzzle) -> Board:
         cols=cols,
         regions=regions,
         squares=_squares(n) if k > 1 else ((), ()),
+        band_cells=_band_cells(n) if k > 1 else ((), ()),
+        fit=_fit_table(n) if k > 1 and n <= 17 else None,
     )
+
+
+@lru_cache(maxsize=4)
+def _fit_table(n: int) -> tuple[int, ...]:
+    # From the low end: a set low bit is picked and its neighbour skipped, else move on.
+    fit = [0] * (1 << n)
+    for m in range(1, 1 << n):
+        fit[m] = 1 + fit[m >> 2] if m & 1 else fit[m >> 1]
+    return tuple(fit)
+
+
+def _band_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    across_rows = tuple(
+        tuple(1 << (a * n + p) | 1 << ((a + 1) * n + p) for p in range(n)) + (0,) for a in range(n - 1)
+    )
+    across_cols = tuple(
+        tuple(1 << (p * n + a) | 1 << (p * n + a + 1) for p in range(n)) + (0,) for a in range(n - 1)
+    )
+    return across_rows, across_cols
 
 
 def _squares(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -125,7 +159,7 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
     """Singles: a unit with exactly as many candidates as it still needs gets them all as queens;
     a full unit loses its remaining candidates; a unit with too few candidates is a contradiction.
     Repeats until no unit changes."""
-    units, kill, k = board.units, board.kill, board.k
+    units, k = board.units, board.k
     changed = True
     while changed:
         changed = False
@@ -194,30 +228,17 @@ def eliminate_attackers(board: Board, cand: int, queens: int, log: list[Step] | 
 
 
 def _eliminate_crowders(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
-    units, neighbours, k = board.units, board.neighbours, board.k
+    units, k = board.units, board.k
+    crowding = board.crowding
     for u, unit in enumerate(units):
         live = cand & unit
         spare = live.bit_count() - k + (unit & queens).bit_count()
         if spare < 0 or spare > 3 or not live:
             continue  # too few: settle_units reports it; lots to spare: nothing to find cheaply
-        # b0, b1, b2: how many of live touch each cell, in binary, b2 meaning "4 or more"
-        b0 = b1 = b2 = 0
-        while live:
-            low = live & -live
-            touch = neighbours[low.bit_length() - 1]
-            carry = b0 & touch
-            b0 ^= touch
-            b2 |= b1 & carry
-            b1 ^= carry
-            live ^= low
-        if spare == 0:
-            crowded = b0 | b1 | b2
-        elif spare == 1:
-            crowded = b1 | b2
-        elif spare == 2:
-            crowded = (b1 & b0) | b2
-        else:
-            crowded = b2
+        key = live << 2 | spare
+        crowded = crowding.get(key)
+        if crowded is None:
+            crowded = crowding[key] = _crowding(board.neighbours, live, spare)
         crowded &= cand
         if crowded:
             if log is not None:
@@ -226,9 +247,31 @@ def _eliminate_crowders(board: Board, cand: int, queens: int, log: list[Step] | 
     return cand, queens
 
 
+def _crowding(neighbours: tuple[int, ...], live: int, spare: int) -> int:
+    """The cells that touch more than `spare` of the cells of `live`."""
+    # b0, b1, b2: how many cells of live touch each cell, in binary, b2 meaning "4 or more"
+    b0 = b1 = b2 = 0
+    while live:
+        low = live & -live
+        touch = neighbours[low.bit_length() - 1]
+        carry = b0 & touch
+        b0 ^= touch
+        b2 |= b1 & carry
+        b1 ^= carry
+        live ^= low
+    if spare == 0:
+        return b0 | b1 | b2
+    if spare == 1:
+        return b1 | b2
+    if spare == 2:
+        return (b1 & b0) | b2
+    return b2
+
+
 def _attack_step(board: Board, u: int, mask: int) -> Step:
+    effect = "take every candidate of" if board.k == 1 else "leave too few candidates in"
     return Step(
-        f"a queen on {board.names(mask)} would leave {board.puzzle.unit_name(u)} too few candidates: "
+        f"a queen on {board.names(mask)} would {effect} {board.puzzle.unit_name(u)}: "
         f"remove {'them' if mask & (mask - 1) else 'it'}",
         board.cells(mask),
         kind="attack",
@@ -264,7 +307,8 @@ def confine(board: Board, cand: int, queens: int, log: list[Step] | None) -> Sta
             r += 1
         region_rows.append(rows_set)
         region_cols.append(cols_set)
-    for lines, region_lines, word in ((board.rows, region_rows, "rows"), (board.cols, region_cols, "columns")):
+    directions = ((board.rows, region_rows, "rows"), (board.cols, region_cols, "columns"))
+    for lines, region_lines, word in directions:
         state = _confine_regions_to_lines(board, cand, queens, lines, region_lines, word, log)
         if state is None:
             return None
@@ -307,6 +351,19 @@ def _confine_regions_to_lines(
     for span in _spans(region_lines, n):
         width = span.bit_count()
         inside = [g for g, s in enumerate(region_lines) if not s & ~span]
+        if len(inside) == width - 1 and board.k > 1:
+            rest = _mask_of_lines(lines, span) & ~_union(regions, inside)
+            state = _settle_group(
+                board, cand, queens, rest,
+                lambda span=span, inside=inside: (
+                    f"{word} {_lines_text(span)} outside {_regions_text(board, inside)}"
+                ),
+                log,
+            )
+            if state is None:
+                return None
+            cand, queens = state
+            continue
         if len(inside) < width:
             continue
         if len(inside) > width:
@@ -345,13 +402,25 @@ def _confine_lines_to_regions(
             if not s & ~span:
                 inside |= 1 << line
         count = inside.bit_count()
+        if count == width - 1 and board.k > 1:
+            groups = _bits(span)
+            rest = _union(regions, groups) & ~_mask_of_lines(lines, inside)
+            state = _settle_group(
+                board, cand, queens, rest,
+                lambda groups=groups, inside=inside: (
+                    f"{_regions_text(board, groups)} outside {word} {_lines_text(inside)}"
+                ),
+                log,
+            )
+            if state is None:
+                return None
+            cand, queens = state
+            continue
         if count < width:
             continue
         if count > width:
-            return _contradiction(
-                board, f"{word} {_lines_text(inside)} lie within {_regions_text(board, _bits(span))}: too many",
-                log,
-            )
+            within = f"{word} {_lines_text(inside)} lie within {_regions_text(board, _bits(span))}"
+            return _contradiction(board, f"{within}: too many", log)
         keep = _mask_of_lines(lines, inside)
         zone = 0
         for g in _bits(span):
@@ -371,6 +440,53 @@ def _confine_lines_to_regions(
     return cand, queens
 
 
+def _union(masks: tuple[int, ...], chosen: list[int]) -> int:
+    out = 0
+    for i in chosen:
+        out |= masks[i]
+    return out
+
+
+def _settle_group(
+    board: Board, cand: int, queens: int, group: int, about: Describe, log: list[Step] | None
+) -> State | None:
+    """For k>1, a set of cells that holds exactly k queens without being a unit (what is left of
+    m+1 lines beyond m regions inside them, or of m+1 regions beyond m lines): treat it as a unit
+    for singles and crowding. `about()` names the set, for explanations."""
+    k = board.k
+    need = k - (group & queens).bit_count()
+    live = group & cand
+    spare = live.bit_count() - need
+    if spare < 0:
+        return _contradiction(board, f"{about()} hold {k} queens but too few candidates remain", log)
+    if need == 0:
+        if live and log is not None:
+            text = f"{about()} hold exactly {k} queens, all placed: remove {board.names(live)}"
+            log.append(Step(text, board.cells(live), kind="confine"))
+        return cand & ~live, queens
+    if spare == 0:
+        if log is not None:
+            text = f"{about()} hold exactly {k} queens: {board.names(live)} must hold them"
+            log.append(Step(text, board.cells(live), kind="confine"))
+        state = place(board, cand, queens, live)
+        return state or _contradiction(board, f"{about()}: forced queens touch", log)
+    if spare <= 3:
+        key = live << 2 | spare
+        crowded = board.crowding.get(key)
+        if crowded is None:
+            crowded = board.crowding[key] = _crowding(board.neighbours, live, spare)
+        crowded &= cand
+        if crowded:
+            if log is not None:
+                text = (
+                    f"{about()} hold exactly {k} queens: a queen on {board.names(crowded)} would leave "
+                    "too few candidates there"
+                )
+                log.append(Step(text, board.cells(crowded), kind="confine"))
+            cand &= ~crowded
+    return cand, queens
+
+
 def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
     """For k>1, lines and bands of two adjacent lines, both ways.
 
@@ -378,34 +494,38 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
     2x2 block holds at most one, since queens may not touch. Covering the live cells greedily
     from one end with 1-wide gaps (a line) or 2x2 blocks (a band) gives the most queens that
     fit: fewer than needed is a contradiction; exactly as many pins each queen between its
-    leftmost and rightmost greedy place (a line), or puts one queen in every block, so a block
-    with one candidate left gets it (a band)."""
-    n, k = board.n, board.k
+    leftmost and rightmost greedy place (a line), or puts one queen in every block (a band: see
+    `_settle_blocks`). The line sets are taken once per call: after a deduction they hold
+    more cells than are live, which keeps every later deduction of the call sound."""
+    n, k, fit = board.n, board.k, board.fit
     full = (1 << n) - 1
     live = cand | queens
     row_live = [live >> (r * n) & full for r in range(n)]
-    for horizontal, lines in ((True, row_live), (False, _transpose(row_live, n))):
+    for horizontal, lines, band_cells in (
+        (True, row_live, board.band_cells[0]),
+        (False, _transpose(row_live, n), board.band_cells[1]),
+    ):
         for a in range(n):
-            state = _fit_line(board, cand, queens, lines[a], a, horizontal, log)
+            if (fit[lines[a]] if fit else _greedy_count(lines[a], k + 1)) <= k:
+                state = _fit_line(board, cand, queens, lines[a], a, horizontal, log)
+                if state is None:
+                    return None
+                cand, queens = state
+        for a in range(n - 1):
+            band = lines[a] | lines[a + 1]
+            if (fit[band] if fit else _greedy_count(band, 2 * k + 1)) > 2 * k:
+                continue
+            blocks = _band_blocks(band, 2 * k, band_cells[a], cand | queens)
+            if blocks is None:
+                what = _band_text(a, horizontal)
+                return _contradiction(board, f"{what} fit fewer than {2 * k} queens", log)
+            state = _settle_blocks(
+                board, cand, queens, blocks,
+                lambda a=a, h=horizontal: f"{_band_text(a, h)} need {2 * k} queens", 2 * k, log,
+            )
             if state is None:
                 return None
-            if state[0] != cand:
-                return state  # the line sets are stale now; propagate calls again
-        for a in range(n - 1):
-            first, second = lines[a], lines[a + 1]
-            if _greedy_count(first | second, 2 * k + 1) > 2 * k:
-                continue
-            pairs = _band_blocks(first | second, 2 * k)
-            what = _band_text(a, horizontal)
-            if pairs is None:
-                return _contradiction(board, f"{what} fit fewer than {2 * k} queens", log)
-            blocks = [
-                _line_cells(n, a, first & pair, horizontal) | _line_cells(n, a + 1, second & pair, horizontal)
-                for pair in pairs
-            ]
-            state = _settle_blocks(board, cand, queens, blocks, f"{what} need {2 * k} queens", log)
-            if state is None or state[0] != cand:
-                return state
+            cand, queens = state
     return cand, queens
 
 
@@ -414,37 +534,44 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
     holds at most one queen, so fewer blocks than k is a contradiction, and exactly k puts one
     queen in each block (see `_settle_blocks`)."""
     k = board.k
-    right, left = board.squares
-    live = cand | queens
     for g, region in enumerate(board.regions):
-        x = live & region
-        blocks = []
-        while x and len(blocks) <= k:
-            i = (x & -x).bit_length() - 1
-            a, b = x & right[i], x & left[i]
-            block = a if a.bit_count() >= b.bit_count() else b
-            blocks.append(block)
-            x ^= block
-        if len(blocks) > k:
-            continue
-        what = f"region {board.puzzle.labels[g]} needs {k} queens"
-        if len(blocks) < k:
-            return _contradiction(board, f"{what} but only {len(blocks)} fit", log)
-        state = _settle_blocks(board, cand, queens, blocks, what, log)
+        about = lambda g=g: f"region {board.puzzle.labels[g]} needs {k} queens"  # noqa: E731
+        state = _cover(board, cand, queens, region, about, log)
         if state is None:
             return None
         cand, queens = state
-        live = cand | queens
     return cand, queens
 
 
+def _cover(
+    board: Board, cand: int, queens: int, group: int, about: Describe, log: list[Step] | None
+) -> State | None:
+    """The 2x2 block cover of one group of cells that holds exactly k queens."""
+    k = board.k
+    right, left = board.squares
+    x = (cand | queens) & group
+    blocks = []
+    while x and len(blocks) <= k:
+        i = (x & -x).bit_length() - 1
+        a, b = x & right[i], x & left[i]
+        block = a if a.bit_count() >= b.bit_count() else b
+        blocks.append(block)
+        x ^= block
+    if len(blocks) > k:
+        return cand, queens
+    if len(blocks) < k:
+        return _contradiction(board, f"{about()} but only {len(blocks)} fit", log)
+    return _settle_blocks(board, cand, queens, blocks, about, k, log)
+
+
 def _settle_blocks(
-    board: Board, cand: int, queens: int, blocks: list[int], what: str, log: list[Step] | None
+    board: Board, cand: int, queens: int, blocks: list[int], about: Describe, count: int,
+    log: list[Step] | None,
 ) -> State | None:
     """Each of `blocks` (disjoint cell sets, each inside a 2x2 square) holds exactly one queen:
     a block with one cell left gets the queen, and a cell outside a block that would take all
     of the block's cells goes."""
-    kill = board.kill
+    touching = board.touching_all
     forced = 0
     drop = 0
     for block in blocks:
@@ -453,15 +580,10 @@ def _settle_blocks(
         if not block & (block - 1):
             forced |= block
             continue
-        rest = block
-        low = rest & -rest
-        common = kill[low.bit_length() - 1]
-        rest ^= low
-        while rest:
-            low = rest & -rest
-            common &= kill[low.bit_length() - 1]
-            rest ^= low
-        drop |= common & ~block
+        common = touching.get(block)
+        if common is None:
+            common = touching[block] = _touching_all(board, block)
+        drop |= common
     drop &= cand
     forced &= cand
     if not (drop or forced):
@@ -469,32 +591,33 @@ def _settle_blocks(
     if log is not None:
         done = []
         if forced:
-            done.append(f"{board.names(forced)} {'are' if forced & (forced - 1) else 'is'} the last cell of its block")
+            verb = "are" if forced & (forced - 1) else "is"
+            done.append(f"{board.names(forced)} {verb} the last cell of its block")
         if drop:
             done.append(f"remove {board.names(drop)}, which touch a whole block")
         log.append(
             Step(
-                f"{what} in {len(blocks)} separate 2x2 blocks, one in each: {'; '.join(done)}",
+                f"{about()} in {count} separate 2x2 blocks, one in each: {'; '.join(done)}",
                 board.cells(forced | drop),
                 kind="block",
             )
         )
     state = place(board, cand & ~drop, queens, forced)
     if state is None:
-        return _contradiction(board, f"the queens forced by the blocks of {what.split(' need')[0]} touch", log)
+        return _contradiction(board, f"{about()}: the queens forced by its blocks touch", log)
     return state
 
 
-def _line_cells(n: int, line: int, bits: int, horizontal: bool) -> int:
-    """The cells of line number `line` at the positions set in the n-bit `bits`."""
-    if horizontal:
-        return bits << (line * n)
-    mask = 0
-    while bits:
-        low = bits & -bits
-        mask |= 1 << ((low.bit_length() - 1) * n + line)
-        bits ^= low
-    return mask
+def _touching_all(board: Board, block: int) -> int:
+    """The cells outside `block` that a queen would take every cell of `block` from."""
+    kill = board.kill
+    rest = block
+    common = -1
+    while rest:
+        low = rest & -rest
+        common &= kill[low.bit_length() - 1]
+        rest ^= low
+    return common & ~block
 
 
 def _bit(n: int, line: int, pos: int, horizontal: bool) -> int:
@@ -536,8 +659,6 @@ def _fit_line(
     board: Board, cand: int, queens: int, line: int, a: int, horizontal: bool, log: list[Step] | None
 ) -> State | None:
     k, n = board.k, board.n
-    if _greedy_count(line, k + 1) > k:
-        return cand, queens
     low, high = _greedy_low(line), _greedy_high(line)
     name = f"{'row' if horizontal else 'column'} {a + 1}"
     if len(low) < k:
@@ -572,26 +693,31 @@ def _fit_line(
     return place(board, cand, queens, forced) or _contradiction(board, f"{name}: forced queens touch", log)
 
 
-def _band_blocks(band: int, need: int) -> list[int] | None:
-    """The 2-wide position pairs of a band's greedy covers from both ends when they have exactly
-    `need` blocks (the most queens that fit); [] when more fit; None when fewer do."""
+def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> list[int] | None:
+    """The live cells of each block of a band's greedy covers from both ends, when they have
+    exactly `need` blocks (the most queens that fit); [] when more fit; None when fewer do.
+    `band` has a bit per cross position holding a live cell; `cells[p]` are the band's cells at
+    position p (with a 0 after the last)."""
     out = []
     for reverse in (False, True):
         x = band
-        pairs = []
+        count = 0
         while x:
             if reverse:
                 i = x.bit_length() - 1
-                pair = 3 << (i - 1) if i else 1
+                block = cells[i] | (cells[i - 1] if i else 0)
+                x &= ~(3 << i >> 1)
             else:
-                pair = 3 * (x & -x)
-            pairs.append(pair)
-            x &= ~pair
-        if len(pairs) < need:
+                low = x & -x
+                i = low.bit_length() - 1
+                block = cells[i] | cells[i + 1]
+                x &= ~(3 * low)
+            out.append(block & live)
+            count += 1
+        if count < need:
             return None
-        if len(pairs) > need:
+        if count > need:
             return []
-        out.extend(pairs)
     return out
 
 
@@ -614,6 +740,7 @@ def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = Non
         else:
             i += 1
     return cand, queens
+
 
 
 # --- wording for explanations -------------------------------------------------------------------

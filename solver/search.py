@@ -63,7 +63,8 @@ def explain(puzzle: Puzzle) -> list[Step]:
     board = board_of(puzzle)
     log: list[Step] = []
     if puzzle.given:
-        log.append(Step(f"given queens: {', '.join(map(cell_name, puzzle.given))}", puzzle.given, kind="given"))
+        names = ", ".join(map(cell_name, puzzle.given))
+        log.append(Step(f"given queens: {names}", puzzle.given, kind="given"))
     tally = _Tally(1)
     start = _start(board)
     if start is None:
@@ -73,9 +74,6 @@ def explain(puzzle: Puzzle) -> list[Step]:
     if not tally.count:
         log.append(Step("no solution", kind="solved"))
     return log
-
-
-BRANCH = 1
 
 
 class _Tally:
@@ -105,6 +103,11 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
     if state is None:
         return
     cand, queens = state
+    if PROBE and board.k >= PROBE and depth <= PDEPTH and queens.bit_count() != board.total:
+        state = _probe(board, cand, queens)
+        if state is None:
+            return
+        cand, queens = state
     if queens.bit_count() == board.total:
         tally.count += 1
         if tally.count == 1:
@@ -135,6 +138,30 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         options ^= low
 
 
+PROBE = 0
+PDEPTH = 99
+
+
+def _probe(board: Board, cand: int, queens: int) -> tuple[int, int] | None:
+    changed = True
+    while changed:
+        changed = False
+        x = cand
+        while x:
+            low = x & -x
+            x ^= low
+            if not cand & low:
+                continue
+            child = place(board, cand, queens, low)
+            if child is None or propagate(board, child[0], child[1]) is None:
+                state = propagate(board, cand & ~low, queens)
+                if state is None:
+                    return None
+                cand, queens = state
+                changed = True
+    return cand, queens
+
+
 def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
     """The open unit with the fewest candidates to spare (candidates minus queens still needed),
     and its need; the fewer the branches, the smaller the tree."""
@@ -143,10 +170,10 @@ def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
     for u, unit in enumerate(board.units):
         need = k - (unit & queens).bit_count()
         if need:
-            slack = (cand & unit).bit_count() - (need if BRANCH == 1 else 0)
+            slack = (cand & unit).bit_count() - need
             if slack < best_slack:
                 best, best_need, best_slack = u, need, slack
-                if slack <= 1 and BRANCH == 1:
+                if slack <= 1:
                     break
     return best, best_need
 

@@ -72,11 +72,11 @@ def practice_page(
 
 
 @contextmanager
-def xmessage(display: str, text: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A real non-browser window titled `text` (xmessage names its window after its text with -title)."""
+def xmessage(display: str, text: str, at: tuple[int, int] = (0, 0)) -> Iterator[subprocess.Popen[bytes]]:
+    """A real non-browser window titled `text` with its top-left corner at `at`."""
     require_tool(shutil.which("xmessage") is not None, "xmessage (x11-utils)")
     process = subprocess.Popen(
-        ["xmessage", "-title", text, "-geometry", "+0+0", text],
+        ["xmessage", "-title", text, "-geometry", f"+{at[0]}+{at[1]}", text],
         env={"DISPLAY": display, "PATH": "/usr/bin:/bin"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

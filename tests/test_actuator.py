@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from actuator.clicker import click_plan
 from actuator.errors import ClickOutsideBoard, UnsafeToClick
 from actuator.plan import Click, ClickPlan, plan_clicks
-from actuator.safety import check_certain, check_unique, check_window_unchanged
+from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
 from capture.models import Frame, Rect, WindowRecord
 
 CELL = 40  # px per cell in the fake readings below
@@ -174,3 +174,10 @@ def test_window_changed_since_capture_refuses(now, words):
 
 def test_window_unchanged_passes():
     check_window_unchanged(WINDOW, WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600), stacking=3))
+
+
+def test_a_window_over_the_board_refuses_and_one_beside_it_does_not():
+    board = (300.0, 280.0, 600.0, 600.0)
+    check_not_covered(board, [WindowRecord(9, "Notes", Rect(0, 0, 300, 280))])  # touches a corner only
+    with pytest.raises(UnsafeToClick, match="'Notes' covers part of the board"):
+        check_not_covered(board, [WindowRecord(9, "Notes", Rect(850, 850, 100, 100))])

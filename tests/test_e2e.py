@@ -106,7 +106,7 @@ def test_browser_zoomed_out_to_75_percent(browser, xvfb):  # noqa: F811
 
 def test_hidpi_device_scale_factor_1_5(xvfb):  # noqa: F811
     puzzle = puzzle_of(7, 5)
-    hidpi = Chromium(xvfb.display, size=(900, 700), position=(600, 20), scale=1.5).start("about:blank")
+    hidpi = Chromium(xvfb.display, size=(800, 700), position=(400, 0), scale=1.5).start("about:blank")
     try:
         with practice_page(hidpi, puzzle) as server:
             result, state = solve_on_page(xvfb.display, server)

@@ -12,7 +12,7 @@ import urllib.parse
 
 import numpy as np
 import pytest
-from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+from live import browser, practice_page, xmessage, xvfb  # noqa: F401 (module fixtures)
 
 from actuator.errors import UnsafeToClick
 from autosolve import pipeline
@@ -117,6 +117,19 @@ def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # no
             subprocess.run(["xdotool", "windowmove", str(window.wid), "0", "0"],
                            env={"DISPLAY": xvfb.display}, check=True, timeout=10)
             _wait_until(lambda: desktop.refresh(window).rect == window.rect)
+
+
+def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb):  # noqa: F811
+    puzzle = generate_puzzle(6, rng=random.Random(16))
+    with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
+        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
+        board = pipeline.read(frame)
+        clicks = pipeline.plan(board, pipeline.solve(board), frame)
+        with xmessage(xvfb.display, "Reminder", at=(500, 500)):
+            with pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board"):
+                pipeline.click(desktop, frame, clicks)
+        time.sleep(0.3)
+        assert server.state().moves == 0
 
 
 def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb):  # noqa: F811

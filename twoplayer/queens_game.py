@@ -14,7 +14,7 @@ independent components, and Sprague-Grundy values, memoised per component mask, 
 >>> game = QueensGame(QueensBoard.plain(4, "hard"))
 >>> game.push(game.parse_move("r1c2"))
 >>> [game.move_name(m) for m in game.legal_moves()]
-['r3c1', 'r3c4', 'r4c3', 'r4c4']
+['r2c4', 'r3c1', 'r3c3', 'r4c1', 'r4c3', 'r4c4']
 >>> QueensGame.from_position(game.position()).position() == game.position()
 True
 """
@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from math import isqrt
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, cells_of, default_label, geometry
 from solver.regions import random_regions
 from twoplayer.game import IllegalMoveError, PositionError
@@ -54,6 +56,20 @@ class QueensBoard:
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle, mode: Mode = "hard") -> QueensBoard:
         return cls(puzzle.n, mode, puzzle.regions)
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str], mode: Mode = "hard") -> QueensBoard:
+        """A board from rows of region labels; PositionError unless it is a square of N regions.
+
+        >>> QueensBoard.from_rows(["AAB", "ACB", "CCB"], "easy").regions
+        ((0, 0, 1), (0, 2, 1), (2, 2, 1))
+        """
+        try:
+            puzzle = Puzzle.from_rows(list(rows))
+            puzzle.validate()
+        except QueensError as exc:
+            raise PositionError(f"bad region map: {exc}") from None
+        return cls.from_puzzle(puzzle, mode)
 
     @classmethod
     def random(cls, n: int, seed: int | None, mode: Mode = "hard") -> QueensBoard:
@@ -216,7 +232,7 @@ class QueensGame:
                 raise PositionError(f"board size {n} is out of range 1..16")
             board = QueensBoard.plain(n, mode)  # type: ignore[arg-type]
         else:
-            board = board_from_rows(rows.split("/"), mode)  # type: ignore[arg-type]
+            board = QueensBoard.from_rows(rows.split("/"), mode)  # type: ignore[arg-type]
         game = cls(board)
         for word in [] if moves == "-" else moves.split(","):
             game.push(game.parse_move(word))
@@ -244,30 +260,29 @@ class QueensGame:
         return "\n".join(lines)
 
 
-def board_from_rows(rows: Sequence[str], mode: Mode) -> QueensBoard:
-    """A board from rows of region labels; PositionError when it is not a square of N regions."""
-    try:
-        puzzle = Puzzle.from_rows(list(rows))
-        puzzle.validate()
-    except Exception as exc:  # PuzzleFormatError, with the reason
-        raise PositionError(f"bad region map: {exc}") from None
-    return QueensBoard.from_puzzle(puzzle, mode)
-
-
 # --- perfect play: Node Kayles with Sprague-Grundy values ---------------------------------------
 
 
 class KaylesSolver:
-    """Sprague-Grundy values of free-cell masks under one board's conflicts, memoised.
+    """Exact values of free-cell masks under one board's conflicts (Node Kayles), memoised.
+
+    The question asked everywhere is "does the player to move win `mask` + a Nim heap of size
+    `heap`?" (`wins`). The heap stands for every component already valued: a component's
+    Grundy value g is the smallest heap h for which `mask + *h` is lost, and a component of
+    value g adds exactly like a heap of size g. So one boolean search, with early exit as soon
+    as a winning move is found, does all the work; the memo is keyed by (mask, heap).
 
     >>> solver = KaylesSolver(QueensBoard.plain(3, "hard").conflicts)
-    >>> solver.grundy((1 << 9) - 1) != 0    # the first player wins 3-queens
-    True
+    >>> solver.grundy((1 << 9) - 1)    # non-zero: the first player wins 3-queens
+    2
     """
 
     def __init__(self, conflicts: Sequence[int]) -> None:
         self.conflicts = tuple(conflicts)
-        self.memo: dict[int, int] = {}
+        self.values: dict[int, int] = {}  # component mask -> Grundy value
+        self.memo: dict[tuple[int, int], bool] = {}
+        n = isqrt(len(self.conflicts))
+        self._rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
 
     def components(self, free: int) -> list[int]:
         """The free cells split into groups that no move in one group affects in another."""
@@ -279,8 +294,11 @@ class KaylesSolver:
                 low = frontier & -frontier
                 frontier ^= low
                 new = conflicts[low.bit_length() - 1] & free & ~comp
-                comp |= new
-                frontier |= new
+                if new:
+                    comp |= new
+                    if comp == free:
+                        break  # the usual case: everything left is one component
+                    frontier |= new
             out.append(comp)
             free &= ~comp
         return out
@@ -289,32 +307,88 @@ class KaylesSolver:
         """The Grundy value of the position with `free` cells; 0 means the mover loses."""
         value = 0
         for comp in self.components(free):
-            value ^= self._component(comp)
+            value ^= self._value(comp)
         return value
 
-    def _component(self, comp: int) -> int:
-        known = self.memo.get(comp)
+    def is_lost(self, free: int) -> bool:
+        """True when the player to move loses `free` with perfect play."""
+        return not self.wins(free, 0)
+
+    def known_lost(self, free: int) -> bool:
+        """True when the memo already shows `free` lost for the mover (no search)."""
+        return self.memo.get((free, 0)) is False or self.values.get(free) == 0
+
+    def _value(self, comp: int) -> int:
+        known = self.values.get(comp)
+        if known is None:
+            known = 0
+            while self.wins(comp, known):
+                known += 1
+            self.values[comp] = known
+        return known
+
+    def wins(self, mask: int, heap: int) -> bool:
+        """Does the player to move win the cells of `mask` plus a Nim heap of size `heap`?"""
+        key = (mask, heap)
+        result = self.memo.get(key)
+        if result is not None:
+            return result
+        known = self.values.get(mask)
         if known is not None:
-            return known
+            return known != heap
+        comps = self.components(mask)
+        if len(comps) > 1:
+            # Value every component but the largest exactly and fold it into the heap: the
+            # small ones are cheap, and the search stays on one component.
+            comps.sort(key=int.bit_count)
+            for comp in comps[:-1]:
+                heap ^= self._value(comp)
+            result = self.wins(comps[-1], heap)
+        elif not comps:
+            result = heap != 0
+        else:
+            result = self._search(mask, heap)
+        self.memo[key] = result
+        return result
+
+    def _search(self, mask: int, heap: int) -> bool:
         conflicts = self.conflicts
-        seen = 0  # bit g set: some move reaches Grundy value g
-        rest = comp
-        clique = True
+        children = []
+        rest = mask
         while rest:
             low = rest & -rest
             rest ^= low
-            after = comp & ~conflicts[low.bit_length() - 1]
-            if after:
-                clique = False
-            seen |= 1 << self.grundy(after)
-        value = 1 if clique else (~seen & (seen + 1)).bit_length() - 1
-        self.memo[comp] = value
-        return value
+            child = mask & ~conflicts[low.bit_length() - 1]
+            if not child:
+                if heap == 0:
+                    return True  # this move leaves nothing: the opponent cannot move
+                continue
+            children.append(child)
+        if not children:
+            return heap != 1  # a clique: worth exactly one move, like a heap of 1
+        # Small children first: they are quick to refute, and a lost one ends the search.
+        if heap == 0 and len(children) > 12:
+            rows = self._rows
+            children.sort(key=lambda child: (sum(1 for row in rows if child & row) & 1, child.bit_count()))
+        else:
+            children.sort(key=int.bit_count)
+        memo = self.memo
+        for child in children:
+            if memo.get((child, heap)) is False:
+                return True  # a move already known to win: no search needed
+        seen = set()
+        for child in children:
+            if child in seen:
+                continue
+            seen.add(child)
+            if not self.wins(child, heap):
+                return True
+        return any(not self.wins(mask, smaller) for smaller in range(heap))
 
     def winning_moves(self, free: int, n: int) -> list[Cell]:
-        """The cells whose placement leaves the opponent a zero (losing) position."""
+        """The cells whose placement leaves the opponent a lost position."""
         return [cell for cell in cells_of(free, n)
-                if self.grundy(free & ~self.conflicts[cell[0] * n + cell[1]]) == 0]
+                if self.is_lost(free & ~self.conflicts[cell[0] * n + cell[1]])]
 
 
 @dataclass(frozen=True)
@@ -388,11 +462,18 @@ class PerfectPlayer:
 
     def choose(self, game: QueensGame) -> Cell:
         solver = self.solver_for(game.board)
-        winning = solver.winning_moves(game.free, game.board.n)
-        if winning:
-            return self.rng.choice(winning)
         conflicts, n, free = game.board.conflicts, game.board.n, game.free
-        return max(game.legal_moves(), key=lambda cell: (free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
+        if not solver.is_lost(free):
+            # The search that proved the win has left the winning reply in the memo: known
+            # lost children first, then (rarely needed) a search of the rest.
+            moves = game.legal_moves()
+            self.rng.shuffle(moves)
+            known = [m for m in moves if solver.known_lost(free & ~conflicts[m[0] * n + m[1]])]
+            for move in known + moves:
+                if solver.is_lost(free & ~conflicts[move[0] * n + move[1]]):
+                    return move
+        return max(game.legal_moves(),
+                   key=lambda cell: (free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
 
 
 def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> object:

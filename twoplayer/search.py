@@ -94,6 +94,7 @@ class AlphaBeta:
         self.nodes = 0
         self._deadline = float("inf")
         self._node_limit: int | None = None
+        self._root_moves: list[Any] = []
 
     def search(self, state: Searchable[Any], limit: Limit) -> SearchResult:
         """The best move found within `limit` (at least depth 1 is always completed)."""
@@ -124,14 +125,21 @@ class AlphaBeta:
     def _root(self, state: Searchable[Any], depth: int) -> tuple[float, Any]:
         alpha, beta = -WIN - 1.0, WIN + 1.0
         best_move = None
-        for move in self._ordered(state, state.legal_moves(), state.key()):
+        if depth == 1:
+            self._root_moves = self._ordered(state, state.legal_moves(), state.key())
+        scores = {}
+        for move in self._root_moves:
             state.push(move)
             try:
                 score = -self._negamax(state, depth - 1, -beta, -alpha, 1)
             finally:
                 state.pop()
+            scores[move] = score
             if best_move is None or score > alpha:
                 alpha, best_move = score, move
+        # The next iteration tries the moves in this iteration's order of merit (bounds for
+        # all but the best, but a good guess).
+        self._root_moves.sort(key=lambda m: -scores[m])
         self.table[state.key()] = _Entry(depth, alpha, _EXACT, best_move)
         return alpha, best_move
 
@@ -139,11 +147,11 @@ class AlphaBeta:
         self.nodes += 1
         if self.nodes & 255 == 0:
             self._check_limits()
-        moves = state.legal_moves()
-        if not moves:
+        if state.is_over():
             return _terminal_score(state, ply)
         if depth <= 0:
             return self._evaluate(state) if self._evaluate else state.evaluate()
+        moves = state.legal_moves()
         key = state.key()
         entry = self.table.get(key)
         tt_move = None

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.reading import BoardNotFound
+from vision.shades import Shades
 
 # Larger images are searched at reduced size; the board is then re-read from a full-size crop.
 SEARCH_SIDE = 2000
@@ -73,15 +74,26 @@ class Lattice:
         )
 
 
-def light_mask(gray: np.ndarray) -> np.ndarray:
+LINE_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+LOCAL_DARK = 14  # levels darker than the lightest pixel within two: a line, even a faint one
+RED_DARK = 8  # a line darkens red too; red conflict stripes over most colours do not
+DARK = 100  # luma below this is a line or a dark page whatever surrounds it
+
+
+def light_mask(shades: Shades) -> np.ndarray:
     """Pixels that are neither grid lines nor marks: not darker than their surroundings, not dark.
 
-    The local test catches thin anti-aliased lines at small zoom, the absolute one thick borders
-    and dark page backgrounds (where the local test sees nothing).
+    The local test (black-hat: how much darker a pixel is than the lightest things within two
+    pixels) catches thin anti-aliased lines at small zoom, also next to a dark page where a
+    local mean would be dragged down; the absolute test catches thick borders. A line must be
+    dark in red too, so red conflict stripes over cells do not cut them up.
     """
-    block = 11
-    local = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, 12)
-    return cv2.bitwise_and(local, cv2.compare(gray, 100, cv2.CMP_GT))
+    local = cv2.morphologyEx(shades.gray, cv2.MORPH_BLACKHAT, LINE_KERNEL)
+    local_red = cv2.morphologyEx(shades.red, cv2.MORPH_BLACKHAT, LINE_KERNEL)
+    line = cv2.bitwise_and(
+        cv2.compare(local, LOCAL_DARK, cv2.CMP_GE), cv2.compare(local_red, RED_DARK, cv2.CMP_GE)
+    )
+    return cv2.bitwise_and(cv2.bitwise_not(line), cv2.compare(shades.gray, DARK, cv2.CMP_GT))
 
 
 def shrink_mask(mask: np.ndarray, scale: float) -> np.ndarray:
@@ -191,7 +203,7 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
     return left, right
 
 
-def fit_lattice(blobs: Blobs, members: np.ndarray, shape: tuple[int, ...]) -> Lattice:
+def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:
     """The N x N grid the member blobs lie on; BoardNotFound when they are not a whole square board."""
     boxes = blobs.boxes[members]
     centres = blobs.centres[members]
@@ -199,28 +211,69 @@ def fit_lattice(blobs: Blobs, members: np.ndarray, shape: tuple[int, ...]) -> La
     col, _ = _axis_positions(centres[:, 0], sizes)
     row, _ = _axis_positions(centres[:, 1], sizes)
     cols, rows = int(col.max()) + 1, int(row.max()) + 1
+    left, right = _spans(boxes[:, 0].astype(float), boxes[:, 2].astype(float), col, cols)
+    top, bottom = _spans(boxes[:, 1].astype(float), boxes[:, 3].astype(float), row, rows)
+    if cols == rows - 1:
+        left, right = _extend(mask, left, right, top, bottom, across=False)
+    elif rows == cols - 1:
+        top, bottom = _extend(mask, top, bottom, left, right, across=True)
+    cols, rows = len(left), len(top)
     if cols != rows:
-        edge = _touches_edge(boxes, shape)
-        why = " at the image edge (the board looks cut off)" if edge else ""
-        raise BoardNotFound(
-            f"no whole board found: the grid{why} shows {cols} columns but {rows} rows"
-        )
+        why = " (the board looks cut off at the image edge)" if _near_edge(boxes, mask.shape) else ""
+        raise BoardNotFound(f"no whole board found: the grid shows {cols} columns but {rows} rows{why}")
     n = cols
     if not MIN_N <= n <= MAX_N:
         raise BoardNotFound(f"no board found: a {n}x{n} grid is outside {MIN_N}..{MAX_N}")
     found = len({(int(r), int(c)) for r, c in zip(row, col)}) / (n * n)
     if found < 0.5:
         raise BoardNotFound(f"no clear board found: only {found:.0%} of the {n}x{n} cells were seen")
-    left, right = _spans(boxes[:, 0].astype(float), boxes[:, 2].astype(float), col, n)
-    top, bottom = _spans(boxes[:, 1].astype(float), boxes[:, 3].astype(float), row, n)
     return Lattice(n, left, right, top, bottom, found)
 
 
-def _touches_edge(boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
+def _extend(
+    mask: np.ndarray, lo: np.ndarray, hi: np.ndarray, other_lo: np.ndarray, other_hi: np.ndarray, across: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """One more line of cells (column, or row when `across`) before or after the seen ones, when
+    the image shows cells there: light centres with grid lines between them. Cells whose thin
+    lines blurred away (small zoom, JPEG) merge into blobs that are not square, and can take a
+    whole edge line with them."""
+    view = mask.T if across else mask  # work on columns; rows are columns of the transposed mask
+    pitch = float(np.median(np.diff((lo + hi) / 2))) if len(lo) > 1 else float(hi[0] - lo[0])
+    mids = (other_lo + other_hi) / 2
+    gaps = (other_hi[:-1] + other_lo[1:]) / 2
+    best = None
+    for side in (-1, 1):
+        at = (lo[0] if side < 0 else lo[-1]) + side * pitch
+        span = float(hi[0] - lo[0])
+        x0, x1 = int(round(at + 0.3 * span)), int(round(at + 0.7 * span))
+        if at < 0 or at + span > view.shape[1]:
+            continue
+        # light near the cell's left and right edges (crowns and discs sit in the middle)
+        edge_x = [int(round(at + f * span)) for f in (0.15, 0.2, 0.8, 0.85)]
+        half = max(1, int(0.2 * pitch))
+        light = np.mean([
+            view[int(y) - half : int(y) + half + 1, edge_x].mean() / 255 > 0.6 for y in mids
+        ])
+        lines = np.mean([
+            view[int(round(y)) - 1 : int(round(y)) + 2, x0:x1].min(axis=0).mean() / 255 < 0.5 for y in gaps
+        ])
+        if light >= 0.8 and lines >= 0.8 and (best is None or light + lines > best[0]):
+            best = (light + lines, side, at, span)
+    if best is None:
+        return lo, hi
+    _, side, at, span = best
+    if side < 0:
+        return np.concatenate([[at], lo]), np.concatenate([[at + span], hi])
+    return np.concatenate([lo, [at]]), np.concatenate([hi, [at + span]])
+
+
+def _near_edge(boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """True when the grid ends less than a cell from an image edge: cut cells may lie beyond."""
     h, w = shape[:2]
+    size = float(np.median(boxes[:, 2:] - boxes[:, :2]))
     return bool(
-        (boxes[:, 0] <= 2).any() or (boxes[:, 1] <= 2).any()
-        or (boxes[:, 2] >= w - 2).any() or (boxes[:, 3] >= h - 2).any()
+        boxes[:, 0].min() < size or boxes[:, 1].min() < size
+        or boxes[:, 2].max() > w - size or boxes[:, 3].max() > h - size
     )
 
 
@@ -246,21 +299,21 @@ def main_board(blobs: Blobs) -> np.ndarray:
     return groups[best]
 
 
-def locate(gray: np.ndarray) -> Lattice:
+def locate(shades: Shades) -> Lattice:
     """The main board's lattice in full-image pixel coordinates.
 
     Large images are searched at reduced size (speed), then the board is re-fitted on a
     full-resolution crop around what the search found (accuracy).
     """
-    h, w = gray.shape
-    mask = light_mask(gray)
+    h, w = shades.shape
+    mask = light_mask(shades)
     scale = min(1.0, SEARCH_SIDE / max(h, w))
     if scale >= 0.999:
         blobs = find_blobs(mask)
-        return fit_lattice(blobs, main_board(blobs), gray.shape)
+        return fit_lattice(blobs, main_board(blobs), mask)
     small = shrink_mask(mask, scale)
     blobs = find_blobs(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
-    rough = fit_lattice(blobs, main_board(blobs), small.shape)
+    rough = fit_lattice(blobs, main_board(blobs), small)
     x, y, bw, bh = rough.box(small.shape)
     margin = rough.pitch
     x0 = max(0, int((x - margin) / scale))
@@ -269,7 +322,7 @@ def locate(gray: np.ndarray) -> Lattice:
     y1 = min(h, int((y + bh + margin) / scale) + 1)
     crop = np.ascontiguousarray(mask[y0:y1, x0:x1])
     blobs = find_blobs(crop, min_cell=MIN_CELL)
-    lattice = fit_lattice(blobs, main_board(blobs), crop.shape)
+    lattice = fit_lattice(blobs, main_board(blobs), crop)
     if lattice.n != rough.n:
         raise BoardNotFound(
             f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"

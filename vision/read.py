@@ -15,11 +15,12 @@ from vision.locate import Lattice, locate
 from vision.reading import BoardNotFound, BoardReading, NotAnImage
 from vision.regions import read_regions
 from vision.sample import sample_board
+from vision.shades import shades_of
 from vision.states import read_states
 
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
-BLANK_SPREAD = 8  # gray levels: an image whose values all lie this close is blank
+BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is blank
 
 
 def from_bgra(frame: np.ndarray) -> np.ndarray:
@@ -56,11 +57,11 @@ def read_board(image: np.ndarray) -> BoardReading:
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:
         raise BoardNotFound(f"no board found: the image is only {rgb.shape[1]}x{rgb.shape[0]} pixels")
-    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    if int(gray.max()) - int(gray.min()) <= BLANK_SPREAD:
+    shades = shades_of(rgb)
+    if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
-    lattice = locate(gray)
-    samples = sample_board(rgb, gray, lattice)
+    lattice = locate(shades)
+    samples = sample_board(rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
     states = read_states(rgb, lattice, samples.rgb)
     reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)

@@ -18,7 +18,8 @@ from vision.sample import BoardSamples
 SAME_COLOUR = 11.0
 CLEARLY_DIFFERENT = 25.0
 # Thick borders must hold this many times the ink of thin lines for the border witness to count.
-BORDER_CONTRAST = 1.6
+BORDER_CONTRAST = 1.5
+INK_OFFSET = 0.1  # keeps log(ink) finite where a line is all but invisible
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,12 @@ def thick_borders(samples: BoardSamples) -> tuple[np.ndarray, np.ndarray, np.nda
     """Which boundaries are thick region borders, how sure each verdict is (0 at the threshold,
     1 at a typical thin or thick line), and whether thick and thin lines are apart at all."""
     inks = np.concatenate([samples.ink_right.ravel(), samples.ink_down.ravel()])
-    threshold, low, high = split_two(np.log(inks + 0.3))
+    threshold, low, high = split_two(np.log(inks + INK_OFFSET))
     usable = high - low > np.log(BORDER_CONTRAST)
     half_gap = max((high - low) / 2, 1e-6)
 
     def verdicts(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        logs = np.log(ink + 0.3)
+        logs = np.log(ink + INK_OFFSET)
         return logs > threshold, np.clip(np.abs(logs - threshold) / half_gap, 0.0, 1.0)
 
     right, sure_right = verdicts(samples.ink_right)
@@ -97,13 +98,24 @@ def label_components(n: int, join_right: np.ndarray, join_down: np.ndarray) -> n
     return labels
 
 
-def _conflicts(n: int, thick_r: np.ndarray, thick_d: np.ndarray, gap_r: np.ndarray, gap_d: np.ndarray) -> list[str]:
-    """Boundaries where the two witnesses disagree: a thin line between clearly different colours."""
+def _same_hue(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """True where two RGB colours differ only in shade (one is the other darkened, as a hovered
+    cell is): their RGB directions lie within about 3.5 degrees."""
+    cos = (a * b).sum(axis=-1) / np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-6)
+    return cos > np.cos(np.radians(3.5))
+
+
+def _conflicts(samples: BoardSamples, thick_r: np.ndarray, thick_d: np.ndarray) -> list[str]:
+    """Boundaries where the two witnesses disagree: a thin line between clearly different colours
+    (a cell only darker than its neighbour is a hovered cell, not a disagreement)."""
+    lab, rgb = samples.lab, samples.rgb
     out = []
-    for r, c in zip(*np.nonzero(~thick_r & (gap_r > SAME_COLOUR))):
-        out.append(f"{cell_name((r, c))}|{cell_name((r, c + 1))}")
-    for r, c in zip(*np.nonzero(~thick_d & (gap_d > SAME_COLOUR))):
-        out.append(f"{cell_name((r, c))}|{cell_name((r + 1, c))}")
+    for dr, dc, thick in ((0, 1, thick_r), (1, 0, thick_d)):
+        rows, cols = lab.shape[0] - dr, lab.shape[1] - dc
+        gap = np.linalg.norm(lab[dr:, dc:] - lab[:rows, :cols], axis=2)
+        shade_only = _same_hue(rgb[dr:, dc:], rgb[:rows, :cols]) & (gap < CLEARLY_DIFFERENT)
+        for r, c in zip(*np.nonzero(~thick & (gap > SAME_COLOUR) & ~shade_only)):
+            out.append(f"{cell_name((r, c))}|{cell_name((r + dr, c + dc))}")
     return out
 
 
@@ -130,7 +142,7 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         # split where a thick border runs, or where the colours are plainly different
         join_r = ~thick_r & (gap_r < CLEARLY_DIFFERENT)
         join_d = ~thick_d & (gap_d < CLEARLY_DIFFERENT)
-        conflicts = _conflicts(n, thick_r, thick_d, gap_r, gap_d)
+        conflicts = _conflicts(samples, thick_r, thick_d)
         if conflicts:
             doubts.append(
                 f"colour changes without a thick border at {', '.join(conflicts[:4])}"

@@ -1,6 +1,9 @@
 """Measurements taken on a located board: each cell's colour (sampled away from the centre, where
 crowns and X marks sit) and the amount of dark ink on each line between two neighbouring cells
 (thin cell line or thick region border).
+
+Ink is what is dark in both luma and red: lines, marks and crowns are dark in every channel,
+while the red conflict stripes pages paint over cells keep their red.
 """
 
 from __future__ import annotations
@@ -11,16 +14,21 @@ import cv2
 import numpy as np
 
 from vision.locate import Lattice
+from vision.shades import Shades
 
 # Where a cell's colour is sampled, as fractions of its light span from the centre: near the
 # corners, outside the crown (about 55% of the cell), the locked-queen disc (70%) and the border.
-COLOUR_POINTS = np.array(
-    [(sx * a, sy * b) for sx in (-1, 1) for sy in (-1, 1) for a, b in ((0.33, 0.33), (0.38, 0.22), (0.22, 0.38))]
-)
+COLOUR_POINTS = np.array([
+    (sx * a, sy * b)
+    for sx in (-1, 1)
+    for sy in (-1, 1)
+    for a, b in ((0.33, 0.33), (0.38, 0.22), (0.22, 0.38), (0.40, 0.30), (0.30, 0.40), (0.28, 0.28))
+])
 # How far into each cell a border profile reaches, as a fraction of the light span: past any
 # border, short of any crown.
-PROFILE_REACH = 0.34
-ALONG = (-0.25, 0.0, 0.25)  # positions along a boundary where it is measured (median of them)
+PROFILE_REACH = 0.38
+ALONG = (-0.25, 0.0, 0.25)
+RED_GUARD = 3.0  # positions along a boundary where it is measured (median of them)
 
 
 @dataclass(frozen=True)
@@ -31,25 +39,21 @@ class BoardSamples:
     lab: np.ndarray  # (n, n, 3) float
     ink_right: np.ndarray  # (n, n-1): ink between (r, c) and (r, c+1)
     ink_down: np.ndarray  # (n-1, n): ink between (r, c) and (r+1, c)
-    line_level: float  # gray level of the lines (what full ink looks like)
+    line_level: float  # luma of the lines (what full ink looks like)
 
 
 def cell_colours(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """Median colour of each cell's sample points, on a lightly blurred image (JPEG noise)."""
+    """Median colour of each cell's sample points: robust to JPEG noise and to the thin stripes a
+    page paints over cells in conflict (they cover under a quarter of the points)."""
     span_x = (lattice.right - lattice.left)[None, :, None]
     span_y = (lattice.bottom - lattice.top)[:, None, None]
     px = lattice.xs[None, :, None] + COLOUR_POINTS[None, None, :, 0] * span_x
     py = lattice.ys[:, None, None] + COLOUR_POINTS[None, None, :, 1] * span_y
-    h, w = rgb.shape[:2]
     px, py = np.broadcast_arrays(px, py)
-    xi = np.clip(np.rint(px).astype(int), 1, w - 2)
-    yi = np.clip(np.rint(py).astype(int), 1, h - 2)
-    # 3x3 mean around each point without blurring the whole image
-    acc = np.zeros(xi.shape + (3,), np.float64)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            acc += rgb[yi + dy, xi + dx]
-    return np.median(acc / 9.0, axis=2)
+    h, w = rgb.shape[:2]
+    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
+    return np.median(rgb[yi, xi].astype(np.float64), axis=2)
 
 
 def to_lab(colours: np.ndarray) -> np.ndarray:
@@ -58,60 +62,79 @@ def to_lab(colours: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(flat, cv2.COLOR_RGB2Lab).reshape(colours.shape).astype(np.float64)
 
 
-def _profiles(gray: np.ndarray, starts: np.ndarray, ends: np.ndarray, fixed: np.ndarray, vertical: bool):
-    """Gray values along profiles from `starts` to `ends` (one pixel apart), at `fixed` on the
-    other axis; returns the values and a mask of which samples lie inside each profile."""
+def _profiles(channel: np.ndarray, starts: np.ndarray, ends: np.ndarray, fixed: np.ndarray, vertical: bool):
+    """Values along profiles from `starts` to `ends` (one pixel apart), at `fixed` on the other
+    axis; returns the values and a mask of which samples lie inside each profile."""
     length = int(np.ceil(np.max(ends - starts))) + 1
     steps = np.arange(length)[None, :]
     pos = np.rint(starts)[:, None] + steps
     valid = pos <= ends[:, None]
-    h, w = gray.shape
+    h, w = channel.shape
+    fixed_i = np.clip(np.rint(fixed), 0, (h if vertical else w) - 1).astype(int)[:, None]
     if vertical:  # profile runs along x
-        values = gray[np.clip(np.rint(fixed), 0, h - 1).astype(int)[:, None], np.clip(pos, 0, w - 1).astype(int)]
+        values = channel[fixed_i, np.clip(pos, 0, w - 1).astype(int)]
     else:
-        values = gray[np.clip(pos, 0, h - 1).astype(int), np.clip(np.rint(fixed), 0, w - 1).astype(int)[:, None]]
+        values = channel[np.clip(pos, 0, h - 1).astype(int), fixed_i]
     return values.astype(np.float64), valid
 
 
-def _ink(values: np.ndarray, valid: np.ndarray, ref: np.ndarray, line_level: float) -> np.ndarray:
-    """Width in pixels of full-dark line the profile holds: anti-aliased pixels count in part."""
-    depth = np.maximum(ref[:, None] - line_level, 1.0)
-    share = np.clip((ref[:, None] - values) / depth, 0.0, 1.0)
-    return (share * valid).sum(axis=1)
-
-
-def boundary_ink(gray: np.ndarray, lattice: Lattice, cell_gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """Ink across every boundary between horizontally and vertically adjacent cells."""
-    n = lattice.n
-    xs, ys = lattice.xs, lattice.ys
-    span_x, span_y = lattice.right - lattice.left, lattice.bottom - lattice.top
-    along = np.array(ALONG)
-    # vertical boundaries: between column c and c+1, profiles along x at rows r, offsets `along`
-    r, c, a = np.meshgrid(np.arange(n), np.arange(n - 1), along, indexing="ij")
-    v_start = xs[c] + PROFILE_REACH * span_x[c]
-    v_end = xs[c + 1] - PROFILE_REACH * span_x[c + 1]
-    v_fixed = ys[r] + a * span_y[r]
-    v_vals, v_valid = _profiles(gray, v_start.ravel(), v_end.ravel(), v_fixed.ravel(), vertical=True)
-    v_ref = np.minimum(cell_gray[r, c], cell_gray[r, c + 1]).ravel()
-    r2, c2, a2 = np.meshgrid(np.arange(n - 1), np.arange(n), along, indexing="ij")
-    h_start = ys[r2] + PROFILE_REACH * span_y[r2]
-    h_end = ys[r2 + 1] - PROFILE_REACH * span_y[r2 + 1]
-    h_fixed = xs[c2] + a2 * span_x[c2]
-    h_vals, h_valid = _profiles(gray, h_start.ravel(), h_end.ravel(), h_fixed.ravel(), vertical=False)
-    h_ref = np.minimum(cell_gray[r2, c2], cell_gray[r2 + 1, c2]).ravel()
-    # the lines' own gray: the darkest the thick borders get (they are wide enough to reach it)
-    minima = np.concatenate([
-        np.where(v_valid, v_vals, 255).min(axis=1), np.where(h_valid, h_vals, 255).min(axis=1)
-    ])
+def _shares(values: np.ndarray, valid: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, float]:
+    """Per profile pixel, how far it is from the cells' level towards the lines' own level (the
+    darkest the thick borders get, being wide enough to reach it), 0..1; and that line level."""
+    minima = np.where(valid, values, 255).min(axis=1)
     line_level = float(np.percentile(minima, 10))
-    ink_right = np.median(_ink(v_vals, v_valid, v_ref, line_level).reshape(n, n - 1, len(along)), axis=2)
-    ink_down = np.median(_ink(h_vals, h_valid, h_ref, line_level).reshape(n - 1, n, len(along)), axis=2)
-    return ink_right, ink_down, line_level
+    depth = np.maximum(ref[:, None] - line_level, 1.0)
+    return np.clip((ref[:, None] - values) / depth, 0.0, 1.0) * valid, line_level
 
 
-def sample_board(rgb: np.ndarray, gray: np.ndarray, lattice: Lattice) -> BoardSamples:
+def _boundary_profiles(lattice: Lattice, vertical: bool) -> tuple[np.ndarray, ...]:
+    """Where each boundary is measured: start, end, fixed coordinate, and the two cells' indices."""
+    n = lattice.n
+    along = np.array(ALONG)
+    if vertical:  # between column c and c+1, profiles along x at rows r
+        r, c, a = np.meshgrid(np.arange(n), np.arange(n - 1), along, indexing="ij")
+        span_x, span_y = lattice.right - lattice.left, lattice.bottom - lattice.top
+        start = lattice.xs[c] + PROFILE_REACH * span_x[c]
+        end = lattice.xs[c + 1] - PROFILE_REACH * span_x[c + 1]
+        fixed = lattice.ys[r] + a * span_y[r]
+        return start.ravel(), end.ravel(), fixed.ravel(), (r, c), (r, c + 1)
+    r, c, a = np.meshgrid(np.arange(n - 1), np.arange(n), along, indexing="ij")
+    span_x, span_y = lattice.right - lattice.left, lattice.bottom - lattice.top
+    start = lattice.ys[r] + PROFILE_REACH * span_y[r]
+    end = lattice.ys[r + 1] - PROFILE_REACH * span_y[r + 1]
+    fixed = lattice.xs[c] + a * span_x[c]
+    return start.ravel(), end.ravel(), fixed.ravel(), (r, c), (r + 1, c)
+
+
+def boundary_ink(shades: Shades, lattice: Lattice, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Ink across every boundary between horizontally and vertically adjacent cells: the pixels of
+    full dark line it holds (anti-aliased ones count in part). A pixel counts only as far as it is
+    dark in red too, so red conflict stripes over most cells are not ink."""
+    n = lattice.n
+    cell_levels = {"gray": colours @ np.array([0.299, 0.587, 0.114]), "red": colours[..., 0]}
+    inks = []
+    line_level = 0.0
+    for vertical in (True, False):
+        start, end, fixed, a, b = _boundary_profiles(lattice, vertical)
+        shares = []
+        for name, channel in (("gray", shades.gray), ("red", shades.red)):
+            level = cell_levels[name]
+            ref = np.minimum(level[a], level[b]).ravel()
+            values, valid = _profiles(channel, start, end, fixed, vertical)
+            share, found_level = _shares(values, valid, ref)
+            shares.append(share)
+            if name == "gray":
+                line_level = max(line_level, found_level)
+        # dark in luma counts as far as red darkens too (a third as much is enough: lines next
+        # to low-red cells such as cyan lose little red in absolute terms)
+        ink = np.minimum(shares[0], RED_GUARD * shares[1]).sum(axis=1)
+        shape = (n, n - 1) if vertical else (n - 1, n)
+        inks.append(np.median(ink.reshape(*shape, len(ALONG)), axis=2))
+    return inks[0], inks[1], line_level
+
+
+def sample_board(rgb: np.ndarray, shades: Shades, lattice: Lattice) -> BoardSamples:
     """All measurements the region and state readers need."""
     colours = cell_colours(rgb, lattice)
-    cell_gray = colours @ np.array([0.299, 0.587, 0.114])
-    ink_right, ink_down, line_level = boundary_ink(gray, lattice, cell_gray)
+    ink_right, ink_down, line_level = boundary_ink(shades, lattice, colours)
     return BoardSamples(colours, to_lab(colours), ink_right, ink_down, line_level)

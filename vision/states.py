@@ -15,20 +15,25 @@ import numpy as np
 from solver.puzzle import cell_name
 from vision.locate import Lattice
 from vision.reading import CellState
+from vision.sample import RED_GUARD
 
 SIDE = 20  # resampled cell size in pixels
 CORE = slice(4, 16)  # the central 60% of a cell: crowns (55%) and the locked disc (70%) fill it
 CENTRE = slice(6, 14)  # the central 40%: X marks (30%) sit wholly inside, so noise counts little
-# Ink: mean share of the centre that differs from the background (0 = clean, 1 = all covered).
-# Real screens: empty <= 0.03, marks >= 0.08.
-X_INK = 0.05
+# Ink: mean share of the centre that differs from the background (0 = clean, 1 = all covered);
+# differences under INK_FLOOR are JPEG noise and ringing, not marks. Empty cells <= 0.01
+# (renders, JPEG), X marks >= 0.067 (real screens).
+INK_FLOOR = 25.0
+X_INK = 0.03
 # Off-diagonal ink: the share of the centre away from its two diagonals that is inked. An X
-# mark lies on the diagonals (<= 0.09 on real screens, <= 0.2 on renders of 15 px cells); a
-# crown covers the middle (>= 0.26; a small gold crown on coral 0.15, which its gold confirms).
-CROWN_SHAPE = 0.22
-SHAPE_DOUBT = 0.035
+# mark lies on the diagonals (<= 0.075); a crown covers the middle (>= 0.24; a small gold crown
+# on coral 0.10, which its gold confirms).
+CROWN_SHAPE = 0.15
+SHAPE_DOUBT = 0.04
 GOLD_QUEEN = 0.04  # share of the core in crown gold that makes a mark a crown whatever its shape
-LOCKED_RING = 0.8  # share of the ring at 62% of the cell that is dark: only the locked disc covers it
+# Share of the ring at 54% of the cell that is dark: the locked disc (70%) covers all of it,
+# a crown at most 0.4 of it.
+LOCKED_RING = 0.65
 INK_DOUBT = 0.3  # ink within this share of X_INK is unsure
 
 
@@ -75,7 +80,7 @@ def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 def _ring_points() -> tuple[np.ndarray, np.ndarray]:
     angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    radius = 0.31 * SIDE
+    radius = 0.27 * SIDE
     centre = (SIDE - 1) / 2
     return (
         np.rint(centre + radius * np.sin(angles)).astype(int),
@@ -87,23 +92,26 @@ RING_Y, RING_X = _ring_points()
 
 
 def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
-    """Marks measured against each cell's own background colour (so hover does not count)."""
+    """Marks measured against each cell's own background colour (so hover does not count).
+
+    Ink is what is darker than the background in luma, as far as it is darker in red too (red
+    conflict stripes are not), or crown gold (which may be as bright as the cell)."""
     bg = background[:, :, None, None, :].astype(np.float32)
-    inked = np.clip(np.linalg.norm(patches - bg, axis=-1) / 120.0, 0, 1)
-    ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
-    off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
-    core = patches[:, :, CORE, CORE]
-    r, g, b = core[..., 0], core[..., 1], core[..., 2]
+    weights = np.array([0.299, 0.587, 0.114], np.float32)
+    luma, bg_luma = patches @ weights, bg @ weights
+    drop = np.minimum(bg_luma - luma, RED_GUARD * (bg[..., 0] - patches[..., 0]))
+    darker = np.clip((drop - INK_FLOOR) / (120.0 - INK_FLOOR), 0, 1)
+    r, g, b = patches[..., 0], patches[..., 1], patches[..., 2]
     # crown gold: a strong yellow-orange, more saturated than any pastel region or any blend of a
     # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
     top = np.maximum(r, 1.0)
     golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top)
-    golden &= np.linalg.norm(core - bg, axis=-1) > 40
-    weights = np.array([0.299, 0.587, 0.114], np.float32)
-    bg_gray = (background @ weights)[:, :, None]
-    ring_gray = patches[:, :, RING_Y, RING_X] @ weights
-    ring_dark = (ring_gray < 0.5 * bg_gray).mean(axis=2)
-    return CellFeatures(ink, off, golden.mean(axis=(2, 3)), ring_dark)
+    golden &= np.linalg.norm(patches - bg, axis=-1) > 40
+    inked = np.maximum(darker, golden)
+    ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
+    off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
+    ring_dark = (luma[:, :, RING_Y, RING_X] < 0.5 * bg_luma[:, :, :, 0]).mean(axis=2)
+    return CellFeatures(ink, off, golden[:, :, CORE, CORE].mean(axis=(2, 3)), ring_dark)
 
 
 def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]:
@@ -118,7 +126,7 @@ def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]
     states[crown & (features.ring >= LOCKED_RING)] = CellState.LOCKED
     near = np.abs(ink - X_INK) < INK_DOUBT * X_INK
     near |= mark & ~golden & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
-    near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.15)
+    near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.12)
     return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
 
 

@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     parser.add_argument("--no-baseline", action="store_true", help="skip the plain backtracking comparison")
     parser.add_argument(
-        "--baseline-budget", type=float, default=5.0, metavar="SECONDS",
-        help="time the baseline may spend per file; it is compared on the puzzles it finished (default 5)",
+        "--baseline-budget", type=float, default=3.0, metavar="SECONDS",
+        help="time the baseline may spend per file; it is compared on the puzzles it finished (default 3)",
     )
     parser.set_defaults(func=run)
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from autosolve.demo import demo_puzzle, run_demo
+if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
+    from autosolve.demo import DemoOutcome
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,14 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from autosolve.demo import demo_puzzle, run_demo
+
     puzzle = demo_puzzle(args.size, args.puzzle, args.seed)
-    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open)
-    if args.json:
-        print(json.dumps(outcome.to_json(), indent=2))
-    else:
+
+    def show(outcome: DemoOutcome) -> None:
+        if args.json:
+            print(json.dumps(outcome.to_json(), indent=2), flush=True)
+            return
         print("\n".join(outcome.lines))
         setup = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in outcome.setup.items())
         print(f"setup: {setup}")
         verdict = "solved" if outcome.solved else "NOT solved"
-        print(f"the practice page reports: {verdict} ({outcome.n}x{outcome.n})")
+        print(f"the practice page reports: {verdict} ({outcome.n}x{outcome.n})", flush=True)
+
+    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show)
     return 0 if outcome.solved else 1

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autosolve.pipeline import STAGES, Options, RunResult, Source, run
+if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when the command runs
+    from autosolve.pipeline import RunResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from autosolve.pipeline import Options, Source, run
+
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
     options = Options(dry_run=args.dry_run or args.image is not None, delay=max(0.0, args.delay),
                       verify=not args.no_verify)
@@ -104,7 +108,9 @@ def report_lines(result: RunResult) -> list[str]:
 
 
 def timing_line(result: RunResult) -> str:
+    from autosolve.pipeline import STAGES
+
     parts = [f"{name} {result.timings[name] * 1000:.1f} ms" for name in STAGES if name in result.timings]
     total = sum(result.timings.values()) * 1000
-    to_click = result.to_last_click * 1000
-    return f"timings: {', '.join(parts)}; window found -> last click {to_click:.1f} ms; total {total:.1f} ms"
+    to_click = (f"; window found -> last click {result.to_last_click * 1000:.1f} ms" if result.clicks else "")
+    return f"timings: {', '.join(parts)}{to_click}; total {total:.1f} ms"

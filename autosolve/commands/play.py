@@ -1,0 +1,218 @@
+"""`queens-autosolve play GAME`: the two-player queen games in the terminal.
+
+    play queens [--board FILE | --size N --seed S | --plain N] [--mode hard|easy] [--p1/--p2 WHO]
+    play queens --analyse FILE [--mode hard|easy] [--json]
+    play corner [--hint]
+    play amazons [--setup POSITION] [--p1/--p2 WHO] [--time SECONDS] | --perft D
+    play superqueen (--board FILE | --random N --density P --seed S)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from solver.formats import read_puzzles
+from twoplayer import amazons, queens_game
+from twoplayer.game import PositionError
+from twoplayer.queens_game import QueensBoard, QueensGame
+from twoplayer.search import Limit
+from twoplayer.superqueen import SuperQueenBoard, shortest_path
+from twoplayer.terminal import Console, HumanPlayer, corner_session, play_game
+
+HUMAN = "human"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play a two-player queen game in the terminal",
+        description="Two-player queen games: the Queens Game, Corner the Queen, Amazons 6x6, "
+        "Super Queen.",
+    )
+    games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
+    _register_queens(games)
+    _register_corner(games)
+    _register_amazons(games)
+    _register_superqueen(games)
+
+
+def _register_queens(games: argparse._SubParsersAction) -> None:
+    p = games.add_parser("queens", help="place queens in turn; who cannot place one loses")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--board", metavar="FILE", help="region map in the puzzle text format")
+    source.add_argument("--plain", type=int, metavar="N", help="an N x N board without regions")
+    source.add_argument("--analyse", "--analyze", metavar="FILE",
+                        help="print who wins each board of FILE with perfect play, "
+                        "and the winning first moves")
+    p.add_argument("--size", type=int, default=8, help="size of a random region map (default 8)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the random region map and AIs")
+    p.add_argument("--mode", choices=queens_game.MODES, default="hard",
+                   help="hard: no shared diagonal at all; easy: no diagonal neighbours (default hard)")
+    p.add_argument("--position", help="start from a position string (see `position` in a game)")
+    p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
+    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", "perfect")
+    p.set_defaults(func=run_queens)
+
+
+def _register_corner(games: argparse._SubParsersAction) -> None:
+    p = games.add_parser("corner", help="Corner the Queen: Anne (you) against Bob (perfect play)")
+    p.add_argument("--hint", action="store_true", help="mark the safe fields on the board")
+    p.set_defaults(func=run_corner)
+
+
+def _register_amazons(games: argparse._SubParsersAction) -> None:
+    p = games.add_parser("amazons", help="Amazons on 6x6, two queens a side")
+    p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
+    p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
+    p.add_argument("--seed", type=int, default=None, help="seed for the random player")
+    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search")
+    p.set_defaults(func=run_amazons)
+
+
+def _register_superqueen(games: argparse._SubParsersAction) -> None:
+    p = games.add_parser("superqueen", help="fewest queen-or-knight moves to capture the king")
+    p.add_argument("--board", metavar="FILE",
+                   help="board text: S start, K king, X occupied, . empty (- for stdin)")
+    p.add_argument("--random", type=int, metavar="N", help="generate an N x N board instead")
+    p.add_argument("--density", type=float, default=0.3, help="share of occupied squares (default 0.3)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the generated board")
+    p.set_defaults(func=run_superqueen)
+
+
+def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str) -> None:
+    p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
+    p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
+    p.add_argument("--time", type=float, default=1.0, help="seconds per move for searching AIs (default 1)")
+
+
+# --- queens --------------------------------------------------------------------------------------
+
+
+def run_queens(args: argparse.Namespace) -> int:
+    if args.analyse:
+        return _analyse(args.analyse, args.mode, args.json)
+    game = _queens_start(args)
+    console = Console()
+    limit = Limit(time=args.time)
+    players = [
+        HumanPlayer(f"Player {i + 1}", console) if kind == HUMAN
+        else queens_game.make_player(kind, _seed(args.seed, i), limit)
+        for i, kind in enumerate((args.p1, args.p2))
+    ]
+    names = [_seat_name(i, kind) for i, kind in enumerate((args.p1, args.p2))]
+    console.say(f"Queens Game, {game.board.n}x{game.board.n}, {game.board.mode} mode. "
+                "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
+    play_game(game, players, names, console)  # type: ignore[arg-type]
+    return 0
+
+
+def _queens_start(args: argparse.Namespace) -> QueensGame:
+    if args.position:
+        return QueensGame.from_position(args.position)
+    if args.board:
+        puzzle = read_puzzles(args.board)[0]
+        return QueensGame(QueensBoard.from_puzzle(puzzle, args.mode))
+    if args.plain is not None:
+        _check_size(args.plain)
+        return QueensGame(QueensBoard.plain(args.plain, args.mode))
+    _check_size(args.size)
+    return QueensGame(QueensBoard.random(args.size, args.seed, args.mode))
+
+
+def _check_size(n: int) -> None:
+    if not 1 <= n <= 16:
+        raise PositionError(f"board size {n} is out of range 1..16")
+
+
+def _analyse(source: str, mode: str, as_json: bool) -> int:
+    for puzzle in read_puzzles(source):
+        game = QueensGame(QueensBoard.from_puzzle(puzzle, mode))  # type: ignore[arg-type]
+        result = queens_game.analyse(game)
+        if as_json:
+            print(json.dumps(result.as_json()))
+            continue
+        name = f"{puzzle.name}: " if puzzle.name else ""
+        who = "first" if result.winner == 0 else "second"
+        print(f"{name}{who} player wins with perfect play ({mode} mode)")
+        if result.winning_moves:
+            cells = " ".join(game.move_name(cell) for cell in result.winning_moves)
+            zero_based = " ".join(f"[{r}, {c}]" for r, c in result.winning_moves)
+            print(f"winning first moves: {cells} (0-based row, col: {zero_based})")
+        else:
+            print("winning first moves: none (every first move loses)")
+    return 0
+
+
+# --- corner ------------------------------------------------------------------------------------
+
+
+def run_corner(args: argparse.Namespace) -> int:
+    console = Console()
+    console.say("Corner the Queen. Fields are x,y: column from the left, row from the bottom; "
+                "(1,1) is the bottom-left corner. The queen moves left, down or diagonally "
+                "down-left; whoever moves it to (1,1) wins. Anne (you) places it, Bob moves first.")
+    corner_session(console, hint=args.hint)
+    return 0
+
+
+# --- amazons -----------------------------------------------------------------------------------
+
+
+def run_amazons(args: argparse.Namespace) -> int:
+    game = amazons.AmazonsGame(args.setup)
+    if args.perft is not None:
+        if not 0 <= args.perft <= 6:
+            raise PositionError(f"perft depth {args.perft} is out of range 0..6")
+        print(f"perft {args.perft} from {game.position()}")
+        print(amazons.perft(game, args.perft))
+        return 0
+    console = Console()
+    limit = Limit(time=args.time)
+    players = [
+        HumanPlayer(name, console) if kind == HUMAN else amazons.make_player(kind, _seed(args.seed, i), limit)
+        for i, (name, kind) in enumerate((("White", args.p1), ("Black", args.p2)))
+    ]
+    console.say("Amazons 6x6. A move is from-to/arrow, e.g. a4-c4/c2; 'moves' lists them.")
+    play_game(game, players, ["White", "Black"], console)  # type: ignore[arg-type]
+    return 0
+
+
+# --- super queen -------------------------------------------------------------------------------
+
+
+def run_superqueen(args: argparse.Namespace) -> int:
+    if args.random is not None:
+        board = SuperQueenBoard.random(args.random, args.density, args.seed)
+    elif args.board:
+        board = SuperQueenBoard.parse(_read_text(args.board), args.board)
+    else:
+        raise PositionError("give a board: --board FILE, or --random N [--density P --seed S]")
+    print(board)
+    print()
+    result = shortest_path(board)
+    if not result.found:
+        print("not found")
+        return 0
+    print(f"minimum moves: {result.moves}")
+    print(result.render(board))
+    return 0
+
+
+def _read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise PositionError(f"{source}: cannot read the board ({reason})") from None
+
+
+def _seed(seed: int | None, seat: int) -> int | None:
+    return None if seed is None else seed * 2 + seat
+
+
+def _seat_name(seat: int, kind: str) -> str:
+    return f"Player {seat + 1}" + ("" if kind == HUMAN else f" ({kind})")

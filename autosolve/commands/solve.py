@@ -1,0 +1,105 @@
+"""`queens-autosolve solve`: solve every puzzle in a file, a puzz.link URL, standard input or a
+screenshot, and print the answers (grids, JSON Lines, or the deductions step by step)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from solver.errors import QueensError
+from solver.formats import read_puzzles
+from solver.propagate import Step
+from solver.puzzle import Puzzle
+from solver.search import SearchResult, explain, search
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve puzzles from a file, a puzz.link URL, - (stdin) or a screenshot",
+        description="Print each puzzle's answer as a grid (Q = queen). Exits 1 when a puzzle has "
+        "no solution, 2 on unreadable input.",
+    )
+    parser.add_argument("source", nargs="?", metavar="FILE|URL|-", help="puzzle file, puzz.link URL or -")
+    parser.add_argument("--image", metavar="IMAGE", help="read the board from a screenshot instead")
+    parser.add_argument("--count", action="store_true", help="count solutions (stopping at 2)")
+    parser.add_argument("--json", action="store_true", help="JSON Lines: one object per puzzle")
+    parser.add_argument("--explain", action="store_true", help="print the deductions step by step")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzles = load_puzzles(args.source, args.image)
+    limit = 2 if args.count else 1
+    unsolved = 0
+    for puzzle in puzzles:
+        start = time.perf_counter()
+        result = search(puzzle, limit=limit)
+        seconds = time.perf_counter() - start
+        unsolved += result.solution is None
+        if args.json:
+            print(json.dumps(result_json(puzzle, result, seconds)))
+            continue
+        print(describe(puzzle, result, counted=args.count))
+        if args.explain:
+            print("\n".join(format_steps(explain(puzzle))))
+        print()
+    return 1 if unsolved else 0
+
+
+def load_puzzles(source: str | None, image: str | None) -> list[Puzzle]:
+    """The puzzles named on the command line: from a screenshot, or read by solver.formats."""
+    if image and source:
+        raise QueensError("give either a puzzle FILE|URL|- or --image IMAGE, not both")
+    if image:
+        return [_puzzle_from_image(image)]
+    if not source:
+        raise QueensError("nothing to solve: give a puzzle FILE, a puzz.link URL, - for stdin, or --image")
+    return read_puzzles(source)
+
+
+def _puzzle_from_image(path: str) -> Puzzle:
+    # Imported here so that solving text puzzles never needs the vision stack (OpenCV).
+    try:
+        from vision import read_image
+    except ImportError as exc:
+        raise QueensError(f"--image needs the vision package, which failed to load: {exc}") from None
+    return read_image(path).puzzle()
+
+
+def title(puzzle: Puzzle) -> str:
+    stars = f", k={puzzle.k}" if puzzle.k != 1 else ""
+    rule = f", rule={puzzle.rule}" if puzzle.rule != "touch" else ""
+    return f"{puzzle.name or 'puzzle'} ({puzzle.n}x{puzzle.n}{stars}{rule})"
+
+
+def describe(puzzle: Puzzle, result: SearchResult, *, counted: bool) -> str:
+    """The puzzle's name, its answer grid (or "no solution"), and the count when asked."""
+    lines = [title(puzzle)]
+    if result.solution is None:
+        lines.append("no solution")
+    else:
+        lines += result.solution.grid(puzzle.n)
+    if counted:
+        lines.append("solutions: " + ("2 or more" if result.count >= 2 else str(result.count)))
+    return "\n".join(lines)
+
+
+def result_json(puzzle: Puzzle, result: SearchResult, seconds: float) -> dict[str, object]:
+    queens = [list(cell) for cell in result.solution.queens] if result.solution else None
+    return {
+        "name": puzzle.name,
+        "n": puzzle.n,
+        "k": puzzle.k,
+        "rule": puzzle.rule,
+        "solutions": result.count,
+        "queens": queens,
+        "nodes": result.nodes,
+        "seconds": round(seconds, 6),
+    }
+
+
+def format_steps(steps: list[Step]) -> list[str]:
+    """Numbered steps, indented by how many guesses are open."""
+    return [f"{i:4}. {'  ' * step.depth}{step.text}" for i, step in enumerate(steps, start=1)]

@@ -1,0 +1,205 @@
+"""The Queens Game: placement rules, notation, positions, and the exact solver against plain
+minimax."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autosolve.cli import main
+from twoplayer.game import IllegalMoveError, PositionError
+from twoplayer.queens_game import (
+    GreedyPlayer,
+    KaylesSolver,
+    PerfectPlayer,
+    QueensBoard,
+    QueensGame,
+    analyse,
+    brute_force_wins,
+)
+from twoplayer.search import solve
+
+REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
+
+
+def _attacks(board: QueensBoard, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """The rules written out plainly, independent of the conflict masks."""
+    (r1, c1), (r2, c2) = a, b
+    if r1 == r2 or c1 == c2:
+        return True
+    if board.regions is not None and board.regions[r1][c1] == board.regions[r2][c2]:
+        return True
+    if abs(r1 - r2) == abs(c1 - c2):
+        return board.mode == "hard" or abs(r1 - r2) == 1
+    return False
+
+
+def test_hard_mode_forbids_the_whole_diagonal_easy_only_the_touching_cells():
+    hard = QueensGame(QueensBoard.plain(5, "hard"))
+    easy = QueensGame(QueensBoard.plain(5, "easy"))
+    for game in (hard, easy):
+        game.push((0, 0))
+    assert (2, 2) not in hard.legal_moves() and (2, 2) in easy.legal_moves()
+    assert (1, 1) not in easy.legal_moves()
+    assert (1, 2) in hard.legal_moves() and (1, 2) in easy.legal_moves()
+
+
+def test_a_queen_rules_out_its_region():
+    game = QueensGame(QueensBoard.from_rows(REGIONS_4, "easy"))
+    game.push((0, 0))
+    assert (1, 1) not in game.legal_moves()  # region A (and touching)
+    assert (0, 3) not in game.legal_moves()  # row
+    assert game.legal_moves() == [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)]
+
+
+def test_the_player_who_places_the_last_queen_wins():
+    game = QueensGame(QueensBoard.plain(2, "hard"))
+    assert game.winner() is None and game.turn == 0
+    game.push((0, 0))
+    assert game.is_over() and game.winner() == 0
+
+
+def test_illegal_moves_say_why():
+    game = QueensGame(QueensBoard.from_rows(REGIONS_4, "hard"))
+    game.push(game.parse_move("r1c1"))
+    with pytest.raises(IllegalMoveError, match="same row as the queen on r1c1"):
+        game.parse_move("r1c3")
+    with pytest.raises(IllegalMoveError, match="same region"):
+        game.parse_move("r2c2")
+    with pytest.raises(IllegalMoveError, match="diagonal"):
+        game.parse_move("r3c3")
+    with pytest.raises(IllegalMoveError, match="off the 4x4 board"):
+        game.parse_move("r5c1")
+    with pytest.raises(IllegalMoveError, match="not a cell"):
+        game.parse_move("queen to e4")
+    assert game.parse_move("3,4") == (2, 3)
+
+
+def test_position_strings_round_trip_and_bad_ones_are_refused():
+    game = QueensGame(QueensBoard.from_rows(REGIONS_4, "easy"))
+    game.push((0, 0))
+    text = game.position()
+    assert text == "AABB/AABB/CCDD/CCDD easy r1c1"
+    again = QueensGame.from_position(text)
+    assert again.position() == text and again.free == game.free and again.turn == 1
+    for bad in ("AABB/AABB hard -", "AABB/AABB/CCDD/CCDD medium -", "4 hard r1c1,r1c2", "nonsense"):
+        with pytest.raises((PositionError, IllegalMoveError)):
+            QueensGame.from_position(bad)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(4, 8), mode=st.sampled_from(["hard", "easy"]),
+       picks=st.lists(st.integers(0, 10_000), max_size=10))
+def test_random_playouts_stay_legal_and_pop_undoes_push(seed, n, mode, picks):
+    game = QueensGame(QueensBoard.random(n, seed, mode))
+    snapshots = []
+    for pick in picks:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        snapshots.append((game.free, game.position()))
+        game.push(moves[pick % len(moves)])
+        queens = game.queens
+        assert not any(_attacks(game.board, a, b) for i, a in enumerate(queens) for b in queens[i + 1:])
+        # every cell left free really is placeable, every other one really is not
+        for r in range(n):
+            for c in range(n):
+                placeable = (r, c) not in queens and not any(_attacks(game.board, (r, c), q) for q in queens)
+                assert placeable == bool(game.free >> (r * n + c) & 1)
+        assert QueensGame.from_position(game.position()).free == game.free
+    while snapshots:
+        game.pop()
+        free, position = snapshots.pop()
+        assert (game.free, game.position()) == (free, position)
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_the_exact_solver_agrees_with_plain_minimax(mode):
+    for seed in range(25):
+        n = 4 + seed % 3
+        game = QueensGame(QueensBoard.random(n, seed, mode))
+        solver = KaylesSolver(game.board.conflicts)
+        assert solver.is_lost(game.free) == (not brute_force_wins(game)), (n, seed)
+        # and on a position one move in, where the board has started to split up
+        game.push(game.legal_moves()[seed % len(game.legal_moves())])
+        assert solver.is_lost(game.free) == (not solve(game)), (n, seed)
+
+
+def test_grundy_values_match_the_mex_definition_on_small_boards():
+    board = QueensBoard.random(5, 3, "easy")
+    solver = KaylesSolver(board.conflicts)
+    reference = KaylesSolver(board.conflicts)
+
+    def mex_value(free: int) -> int:
+        values = {mex_value(free & ~board.conflicts[i]) for i in range(25) if free >> i & 1}
+        return next(v for v in range(len(values) + 1) if v not in values)
+
+    rng = random.Random(0)
+    for _ in range(30):
+        free = rng.getrandbits(25)
+        assert solver.grundy(free) == mex_value(free)
+    assert reference.grundy(board.full) == mex_value(board.full)
+
+
+def test_first_player_wins_n_queens_for_1_to_9_and_loses_for_10():
+    for n in range(1, 11):
+        board = QueensBoard.plain(n, "hard")
+        assert KaylesSolver(board.conflicts).is_lost(board.full) == (n == 10), n
+
+
+def test_winning_moves_really_win():
+    game = QueensGame(QueensBoard.random(6, 11, "hard"))
+    result = analyse(game)
+    for move in result.winning_moves:
+        game.push(move)
+        assert not solve(game)
+        game.pop()
+    losing = [m for m in game.legal_moves() if m not in result.winning_moves]
+    for move in losing:
+        game.push(move)
+        assert solve(game)
+        game.pop()
+
+
+def test_greedy_takes_an_immediate_win_and_otherwise_leaves_fewest_moves():
+    game = QueensGame(QueensBoard.plain(3, "hard"))
+    assert GreedyPlayer(seed=1).choose(game) == (1, 1)  # the centre rules out every cell
+    game = QueensGame(QueensBoard.plain(5, "hard"))
+    move = GreedyPlayer(seed=1).choose(game)
+    after = [(game.free & ~game.board.conflicts[r * 5 + c]).bit_count() for r, c in game.legal_moves()]
+    assert (game.free & ~game.board.conflicts[move[0] * 5 + move[1]]).bit_count() == min(after)
+
+
+def test_perfect_play_wins_every_won_game_against_greedy():
+    for seed in range(6):
+        game = QueensGame(QueensBoard.random(7, seed, "hard"))
+        first_wins = analyse(game).winner == 0
+        perfect, greedy = PerfectPlayer(seed), GreedyPlayer(seed)
+        players = (perfect, greedy) if first_wins else (greedy, perfect)
+        while not game.is_over():
+            game.push(players[game.turn].choose(game))
+        assert isinstance(players[game.winner()], PerfectPlayer)
+
+
+def test_analyse_command_prints_json(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    path.write_text("\n".join(REGIONS_4) + "\n")
+    assert main(["play", "queens", "--analyse", str(path), "--mode", "hard", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = analyse(QueensGame(QueensBoard.from_rows(REGIONS_4, "hard")))
+    assert data == expected.as_json()
+    assert data["winner"] in ("first", "second")
+    assert main(["play", "queens", "--analyse", str(path)]) == 0
+    assert "player wins with perfect play" in capsys.readouterr().out
+
+
+def test_analyse_of_a_missing_or_malformed_file_exits_2(tmp_path, capsys):
+    assert main(["play", "queens", "--analyse", str(tmp_path / "nope.txt")]) == 2
+    bad = tmp_path / "bad.txt"
+    bad.write_text("AAB\nAB\n")
+    assert main(["play", "queens", "--analyse", str(bad)]) == 2
+    assert "error" in capsys.readouterr().err

@@ -1,0 +1,101 @@
+"""AI against AI: a match of many games with colours swapped every other game, the score, and
+the Elo difference with its 95% error bar.
+
+>>> [round(x) for x in elo_difference(wins=75, games=100)]
+[191, 79]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from twoplayer.game import outcome
+from twoplayer.players import Player
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games won by each side of a match (these games have no draws), and time per move."""
+
+    p1: str
+    p2: str
+    p1_wins: int
+    p2_wins: int
+    seconds_per_move: tuple[float, float]
+    slowest_move: tuple[float, float]
+
+    @property
+    def games(self) -> int:
+        return self.p1_wins + self.p2_wins
+
+    def summary(self) -> str:
+        elo, error = elo_difference(self.p1_wins, self.games)
+        sign = "+" if elo >= 0 else ""
+        if math.isfinite(elo):
+            elo_text = f"{sign}{elo:.0f} +/- {error:.0f}"
+        else:
+            elo_text = f"{sign}inf (one side won every game)"
+        speed = self.seconds_per_move
+        return (
+            f"{self.p1} {self.p1_wins} - {self.p2_wins} {self.p2} over {self.games} games; "
+            f"Elo difference ({self.p1} minus {self.p2}): {elo_text} (95%); "
+            f"seconds per move (mean/max): {self.p1} {speed[0]:.3f}/{self.slowest_move[0]:.3f}, "
+            f"{self.p2} {speed[1]:.3f}/{self.slowest_move[1]:.3f}"
+        )
+
+
+def elo_difference(wins: float, games: int) -> tuple[float, float]:
+    """Elo difference for a score of `wins` out of `games`, and the 95% error half-width
+    (normal approximation of the score, carried through the logistic curve). Scores of 0 or
+    all games give infinite differences."""
+    if games <= 0:
+        return 0.0, math.inf
+    score = wins / games
+    if score <= 0.0 or score >= 1.0:
+        return (math.inf if score >= 1.0 else -math.inf), math.inf
+    elo = -400.0 * math.log10(1.0 / score - 1.0)
+    stderr = math.sqrt(score * (1.0 - score) / games)
+    slope = 400.0 / (math.log(10.0) * score * (1.0 - score))  # d(elo)/d(score)
+    return elo, 1.96 * stderr * slope
+
+
+def play_match(
+    new_game: Callable[[int], Any],
+    p1: Player,
+    p2: Player,
+    games: int,
+    *,
+    on_game: Callable[[int, int], None] | None = None,
+) -> MatchResult:
+    """`games` games; p1 moves first in even-numbered games, p2 in odd ones. `new_game(i)`
+    builds the starting position of game i (so both colourings of a random board can be
+    played by passing the same seed for games 2k and 2k+1)."""
+    wins = [0, 0]
+    seconds = [0.0, 0.0]
+    slowest = [0.0, 0.0]
+    moves = [0, 0]
+    for index in range(games):
+        state = new_game(index)
+        seats = (p1, p2) if index % 2 == 0 else (p2, p1)
+        while not state.is_over():
+            player = seats[state.turn]
+            who = 0 if player is p1 else 1
+            start = time.perf_counter()
+            move = player.choose(state)
+            spent = time.perf_counter() - start
+            seconds[who] += spent
+            slowest[who] = max(slowest[who], spent)
+            moves[who] += 1
+            state.push(move)
+        result = outcome(state)
+        assert result is not None
+        winner = 0 if seats[result.winner] is p1 else 1
+        wins[winner] += 1
+        if on_game:
+            on_game(index, winner)
+    per_move = tuple(s / m if m else 0.0 for s, m in zip(seconds, moves))
+    return MatchResult(p1.name, p2.name, wins[0], wins[1], per_move, (slowest[0], slowest[1]))  # type: ignore[arg-type]

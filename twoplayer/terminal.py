@@ -1,0 +1,187 @@
+"""Terminal play shared by the games: human vs human, human vs AI, AI vs AI.
+
+People type moves in the game's notation, or a command: ``moves`` (list the legal moves),
+``undo`` (take back your last move and the reply), ``position`` (print the position string),
+``quit``. A move that does not parse or is not legal gets the reason and the prompt again;
+the game goes on. End of input ends the game quietly.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from twoplayer.corner import MAX_SIZE, CornerGame, WythoffPlayer, parse_field
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.players import Player
+
+HELP = "type a move, or: moves, undo, position, quit"
+
+
+class QuitGame(Exception):
+    """The person at the keyboard asked to stop (or input ended)."""
+
+
+class UndoRequest(Exception):
+    """The person asked to take back their last move."""
+
+
+class Console:
+    """Where the loop reads and writes: standard input/output unless told otherwise."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self._stdout or sys.stdout, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        out = self._stdout or sys.stdout
+        out.write(prompt)
+        out.flush()
+        line = (self._stdin or sys.stdin).readline()
+        if not line:
+            self.say()
+            raise QuitGame
+        return line.strip()
+
+
+class HumanPlayer:
+    """Reads moves from the console until one is legal."""
+
+    def __init__(self, name: str, console: Console) -> None:
+        self.name = name
+        self.console = console
+
+    def choose(self, state: Any) -> Any:
+        while True:
+            text = self.console.ask(f"{self.name} to move> ")
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                raise QuitGame
+            if word == "undo":
+                raise UndoRequest
+            if word in ("moves", "?", "help"):
+                names = [state.move_name(m) for m in state.legal_moves()]
+                shown = " ".join(names[:60]) + (f" ... ({len(names)} in all)" if len(names) > 60 else "")
+                self.console.say(f"legal moves: {shown}")
+                self.console.say(HELP)
+                continue
+            if word == "position":
+                self.console.say(state.position())
+                continue
+            if not text:
+                continue
+            try:
+                return state.parse_move(text)
+            except IllegalMoveError as exc:
+                self.console.say(f"illegal move: {exc} ({HELP})")
+
+
+def play_game(
+    state: Any,
+    players: Sequence[Player],
+    names: Sequence[str],
+    console: Console,
+    *,
+    show: Callable[[Any], str] = str,
+) -> Outcome | None:
+    """Play `state` to the end; returns the outcome, or None when someone quit."""
+    humans = [isinstance(p, HumanPlayer) for p in players]
+    console.say(show(state))
+    while not state.is_over():
+        mover = state.turn
+        player = players[mover]
+        try:
+            move = player.choose(state)
+        except QuitGame:
+            console.say("game abandoned")
+            return None
+        except UndoRequest:
+            _undo(state, humans, console)
+            console.say(show(state))
+            continue
+        console.say(f"{names[mover]} plays {state.move_name(move)}")
+        state.push(move)
+        console.say(show(state))
+    result = outcome(state)
+    assert result is not None
+    console.say(f"{names[result.winner]} wins ({names[1 - result.winner]} has no move left)")
+    return result
+
+
+def _undo(state: Any, humans: Sequence[bool], console: Console) -> None:
+    """Take back plies until it is a person's turn again, at least one ply."""
+    if not state.stack:
+        console.say("nothing to undo")
+        return
+    state.pop()
+    while state.stack and not humans[state.turn]:
+        state.pop()
+    console.say("move taken back")
+
+
+# --- Corner the Queen: Anne (the person) against Bob (the computer) ----------------------------
+
+ANNE, BOB = 0, 1
+
+
+def corner_session(console: Console, *, hint: bool = False, bob: Player | None = None) -> int:
+    """Many games in a row; before each, the board size and Anne's start field. Returns how
+    many games Anne won."""
+    bob = bob or WythoffPlayer()
+    anne_wins = 0
+    while True:
+        try:
+            n = _ask_size(console)
+            won = _corner_game(console, n, hint, bob)
+        except QuitGame:
+            console.say("bye")
+            return anne_wins
+        anne_wins += won
+        try:
+            again = console.ask("Another game? [y/n] ").lower()
+        except QuitGame:
+            return anne_wins
+        if not again.startswith("y"):
+            console.say("bye")
+            return anne_wins
+
+
+def _ask_size(console: Console) -> int:
+    while True:
+        text = console.ask(f"Board size N (1..{MAX_SIZE}, q to quit): ")
+        if text.lower() in ("q", "quit"):
+            raise QuitGame
+        if text.isdigit() and 1 <= int(text) <= MAX_SIZE:
+            return int(text)
+        console.say(f"{text!r} is not a board size: give a whole number from 1 to {MAX_SIZE}")
+
+
+def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:
+    """One game; True when Anne wins."""
+    while True:
+        text = console.ask("Anne, place the queen: field x,y (column, row from the bottom-left): ")
+        if text.lower() in ("q", "quit"):
+            raise QuitGame
+        try:
+            x, y = parse_field(text)
+            game = CornerGame(n, x, y, first_turn=BOB)
+            break
+        except (IllegalMoveError, PositionError) as exc:
+            console.say(f"{exc}; try again")
+    if (x, y) == (1, 1):
+        console.say("Anne puts the queen straight on (1,1) and wins at once... but that is cheating!")
+        return True
+    anne = HumanPlayer("Anne", console)
+
+    def show(state: CornerGame) -> str:
+        return state.board(hint=hint)
+
+    console.say("Bob moves first.")
+    result = play_game(game, [anne, bob], ["Anne", "Bob"], console, show=show)
+    if result is None:
+        raise QuitGame
+    return result.winner == ANNE
