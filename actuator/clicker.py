@@ -23,12 +23,26 @@ def load_pyautogui(display: str) -> ModuleType:
 
     backend = getattr(pyautogui, "_pyautogui_x11", None)
     connection = getattr(backend, "_display", None)
-    if connection is not None and connection.get_display_name() != display:
-        # Imported earlier for another display (tests start one Xvfb per module): rebind it.
+    if connection is not None and not _connected_to(connection, display):
+        # Imported earlier for another X server (tests start one Xvfb per module, and a display
+        # number can be reused by a new server after the old one stopped): rebind it.
         from Xlib.display import Display
 
         backend._display = Display(display)  # type: ignore[union-attr]
     return pyautogui
+
+
+def _connected_to(connection: object, display: str) -> bool:
+    """Whether an Xlib connection is to `display` and its server still answers."""
+    from Xlib import error
+
+    if connection.get_display_name() != display:  # type: ignore[attr-defined]
+        return False
+    try:
+        connection.get_input_focus()  # type: ignore[attr-defined]
+    except (error.ConnectionClosedError, OSError):
+        return False
+    return True
 
 
 def click_plan(

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -306,6 +307,7 @@ def run_demo(
     from autosolve.practice.server import PracticeServer, PracticeTimeout
 
     setup: dict[str, float] = {}
+    _terminate_cleanly()
     xvfb = None
     display = os.environ.get("DISPLAY", "")
     start = time.perf_counter()
@@ -344,6 +346,18 @@ def run_demo(
         chromium.stop()
         if xvfb is not None:
             xvfb.stop()
+
+
+def _terminate_cleanly() -> None:
+    """Make SIGTERM (kill, a CI timeout) unwind like Ctrl-C, so Chromium and Xvfb are stopped."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
+        # A shell starts background jobs with SIGINT ignored; --keep-open must still stop on it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _hold(outcome: DemoOutcome) -> None:

@@ -1,8 +1,8 @@
 """The main job in one straight line: capture -> read -> solve -> plan -> click -> verify.
 
-Each stage is a function that can be called on its own (the tests and the `detect`/`solve`
-commands do); `run` calls them in order, times each one and refuses to click unless the
-reading is certain, the solution unique and the window where it was when it was read.
+Each stage is a function that can be called on its own (the tests do, to stop between stages);
+`run` calls them in order, times each one and refuses to click unless the reading is certain,
+the solution unique, and the window where it was when it was read with nothing over the board.
 """
 
 from __future__ import annotations
@@ -89,14 +89,6 @@ class Stopwatch:
             yield
         finally:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
-
-    @property
-    def to_last_click(self) -> float:
-        return sum(self.seconds.get(name, 0.0) for name in TO_LAST_CLICK)
-
-    @property
-    def total(self) -> float:
-        return sum(self.seconds.values())
 
 
 @dataclass(frozen=True)
@@ -201,9 +193,10 @@ def verify(
     while True:
         attempts += 1
         try:
-            again = grab(desktop, frame.window) if area is None else desktop.grab(
-                area, source=frame.source, window=frame.window
-            )
+            if area is None:
+                again = grab(desktop, frame.window)
+            else:
+                again = desktop.grab(area, source=frame.source, window=frame.window)
             reading = read(again)
             differences = board_differences(reading, solution.queens)
         except BoardNotVisibleError as exc:
@@ -245,7 +238,7 @@ def run(source: Source, options: Options | None = None) -> RunResult:
     """Capture, read, solve, plan, click and verify; the safety checks stop it before clicking."""
     options = options or Options()
     if not source.live:
-        return _run_offline(source, options)
+        return _run_offline(source)
     watch = Stopwatch()
     with watch.stage("connect"):
         desktop = Desktop(source.display)
@@ -288,7 +281,7 @@ def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stop
     return RunResult(frame, reading, solved, clicks, 0, None, dict(watch.seconds), True)
 
 
-def _run_offline(source: Source, options: Options) -> RunResult:
+def _run_offline(source: Source) -> RunResult:
     """--image: read and solve a screenshot; planning shows the clicks, nothing is clicked."""
     watch = Stopwatch()
     assert source.image is not None

@@ -2,7 +2,7 @@
 
 >>> from solver import Puzzle, solve
 >>> solve(Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])).grid(4)
-['.Q..', '...Q', 'Q...', '..Q.']
+['..Q.', 'Q...', '...Q', '.Q..']
 """
 
 from solver.errors import PuzzleFormatError, QueensError

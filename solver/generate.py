@@ -27,6 +27,7 @@ from solver.search import count_solutions
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
+RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
@@ -277,52 +278,60 @@ def make_unique(
 ) -> bool:
     """Edit `board` until `intended` is its only solution; False if `max_moves` edits were not enough.
 
-    Each round finds a rival and breaks it (`break_rival`); when none of the rival's queens can
-    move, a random harmless border cell moves instead, so the next round sees a different map.
+    Each round lists some rivals and moves the cell most of them put a queen on
+    (`break_rivals`); when none of their queens can move, a random border cell moves instead,
+    so the next round sees a different map.
     """
-    limit = max_moves if max_moves is not None else 30 * board.n * board.k
+    limit = max_moves if max_moves is not None else 10 * board.n * board.k
     keep = set(intended)
     for _ in range(limit):
         puzzle = board.puzzle()
-        # The fast solver settles the common case (already unique) quickly; the rival itself
-        # comes from find_rival so the result does not depend on the fast solver's order.
+        # The fast solver settles the common case (already unique) quickly; the rivals
+        # themselves come from find_rivals so the result does not depend on its search order.
         if count_solutions(puzzle, limit=2) == 1:
             return True
-        rival = find_rival(puzzle, keep)
-        if rival is None:
+        rivals = find_rivals(puzzle, keep)
+        if not rivals:
             return True
-        if not break_rival(board, rival, keep, rng):
+        if not break_rivals(board, rivals, keep, rng):
             nudge_border(board, keep, rng)
     return False
 
 
-def find_rival(puzzle: Puzzle, intended: Iterable[Cell]) -> Solution | None:
-    """A solution of `puzzle` other than `intended`, or None when `intended` is the only one."""
+def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -> list[Solution]:
+    """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order."""
     n = puzzle.n
     search = Enumerator(n, puzzle.k, puzzle.units, puzzle.geometry.neighbours)
-    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, n), 1, mask_of(intended, n))
-    return Solution.of(cells_of(found[0], n)) if found else None
+    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, n), limit, mask_of(intended, n))
+    return [Solution.of(cells_of(queens, n)) for queens in found]
 
 
-def break_rival(board: RegionMap, rival: Solution, keep: set[Cell], rng: random.Random) -> bool:
-    """Move one of the rival's own queens (one not in `keep`) into a neighbouring region.
+def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], rng: random.Random) -> bool:
+    """Move a queen cell of the rivals (never an intended queen) into a neighbouring region.
 
-    The rival then has k-1 queens in the old region and k+1 in the new one, so it is no longer a
-    solution, while the intended queens never move. Moves that open no new solution are taken
-    first (a new solution would need a queen on the moved cell, so one forced search tells);
-    failing those, any legal move. False when every such queen is inside its region or holds
-    it together.
+    Every rival with a queen on the moved cell then has k-1 queens in the old region, so the
+    cell most rivals use goes first. Moves that open no new solution are preferred (a new
+    solution would need a queen on the moved cell, so one forced search tells); failing
+    those, any legal move. False when every rival queen is inside its region or holds it together.
     """
-    movable = [cell for cell in rival.queens if cell not in keep]
-    rng.shuffle(movable)
-    moves = [(cell, region) for cell in movable if board.can_give_away(cell)
-             for region in board.bordering_regions(cell)]
+    uses: dict[Cell, int] = {}
+    for rival in rivals:
+        for cell in rival.queens:
+            if cell not in keep:
+                uses[cell] = uses.get(cell, 0) + 1
+    cells = sorted(uses, key=lambda cell: (-uses[cell], rng.random()))
+    moves = []
+    for cell in cells:
+        if board.can_give_away(cell):
+            targets = board.bordering_regions(cell)
+            rng.shuffle(targets)
+            moves.extend((cell, region) for region in targets)
     for cell, region in moves:
         if not board.rival_through(cell, region):
             board.move(cell, region)
             return True
     if moves:
-        board.move(*rng.choice(moves))
+        board.move(*moves[0])
         return True
     return False
 

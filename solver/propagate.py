@@ -63,6 +63,8 @@ class Board:
     # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
     # side by side (the greedy count of `_greedy_count`), looked up instead of counted.
     fit: tuple[int, ...] | None
+    # windows[p]: the n-bit set of positions p-1, p, p+1 (a queen's reach into a next line)
+    windows: tuple[int, ...]
     # A cache: block mask -> the cells that touch all of it (blocks recur all through a search).
     touching_all: dict[int, int] = field(default_factory=dict)
     # A cache for eliminate_attackers (k>1): live cells of a unit and its spare -> crowded cells.
@@ -106,6 +108,7 @@ def board_of(puzzle: Puzzle) -> Board:
         squares=_squares(n) if k > 1 else ((), ()),
         band_cells=_band_cells(n) if k > 1 else ((), ()),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
+        windows=tuple((7 << p >> 1) & ((1 << n) - 1) for p in range(n)),
     )
 
 
@@ -118,6 +121,7 @@ def _fit_table(n: int) -> tuple[int, ...]:
     return tuple(fit)
 
 
+@lru_cache(maxsize=16)
 def _band_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     across_rows = tuple(
         tuple(1 << (a * n + p) | 1 << ((a + 1) * n + p) for p in range(n)) + (0,) for a in range(n - 1)
@@ -128,6 +132,7 @@ def _band_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, .
     return across_rows, across_cols
 
 
+@lru_cache(maxsize=16)
 def _squares(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     right, left = [], []
     for i in range(n * n):
@@ -356,7 +361,7 @@ def _confine_regions_to_lines(
             state = _settle_group(
                 board, cand, queens, rest,
                 lambda span=span, inside=inside: (
-                    f"{word} {_lines_text(span)} outside {_regions_text(board, inside)}"
+                    f"{_lines_text(word, span)} outside {_regions_text(board, inside)}"
                 ),
                 log,
             )
@@ -368,7 +373,7 @@ def _confine_regions_to_lines(
             continue
         if len(inside) > width:
             return _contradiction(
-                board, f"{_regions_text(board, inside)} all lie in {word} {_lines_text(span)}: too many", log
+                board, f"{_regions_text(board, inside)} all lie in {_lines_text(word, span)}: too many", log
             )
         band = _mask_of_lines(lines, span)
         keep = 0
@@ -379,8 +384,8 @@ def _confine_regions_to_lines(
             if log is not None:
                 log.append(
                     Step(
-                        f"{_regions_text(board, inside)} {'are' if width > 1 else 'is'} confined to {word} "
-                        f"{_lines_text(span)}: remove {board.names(drop)}",
+                        f"{_regions_text(board, inside)} {'are' if width > 1 else 'is'} confined to "
+                        f"{_lines_text(word, span)}: remove {board.names(drop)}",
                         board.cells(drop),
                         kind="confine",
                     )
@@ -408,7 +413,7 @@ def _confine_lines_to_regions(
             state = _settle_group(
                 board, cand, queens, rest,
                 lambda groups=groups, inside=inside: (
-                    f"{_regions_text(board, groups)} outside {word} {_lines_text(inside)}"
+                    f"{_regions_text(board, groups)} outside {_lines_text(word, inside)}"
                 ),
                 log,
             )
@@ -419,7 +424,7 @@ def _confine_lines_to_regions(
         if count < width:
             continue
         if count > width:
-            within = f"{word} {_lines_text(inside)} lie within {_regions_text(board, _bits(span))}"
+            within = f"{_lines_text(word, inside)} lie within {_regions_text(board, _bits(span))}"
             return _contradiction(board, f"{within}: too many", log)
         keep = _mask_of_lines(lines, inside)
         zone = 0
@@ -430,7 +435,8 @@ def _confine_lines_to_regions(
             if log is not None:
                 log.append(
                     Step(
-                        f"{word} {_lines_text(inside)} lie within {_regions_text(board, _bits(span))}: "
+                        f"{_lines_text(word, inside)} {'lie' if count > 1 else 'lies'} within "
+                        f"{_regions_text(board, _bits(span))}: "
                         f"remove {board.names(drop)}",
                         board.cells(drop),
                         kind="confine",
@@ -529,6 +535,97 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
     return cand, queens
 
 
+def eliminate_squeezers(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
+    """For k>1: a queen takes the three cells next to it in each neighbouring line. When a line
+    (or a band of two lines) that only just fits its queens would then fit too few (counted as
+    in `count_blocks`), the candidate goes; likewise a candidate inside the line or band whose
+    queen would leave too little room for the others."""
+    n, k = board.n, board.k
+    fit = board.fit
+    windows = board.windows
+    full = (1 << n) - 1
+    live = cand | queens
+    row_live = [live >> (r * n) & full for r in range(n)]
+
+    def fits(m: int) -> int:
+        return fit[m] if fit else _greedy_count(m, 2 * k + 1)
+
+    for horizontal, lines in ((True, row_live), (False, _transpose(row_live, n))):
+        drop = [0] * n  # per line, the positions to remove
+        reasons: list[tuple[int, int, str]] = []  # (line, positions, why) for explanations
+        for a in range(n):
+            line = lines[a]
+            if fits(line) > k + 1:
+                continue  # a queen takes at most 2 of a line's non-touching places
+            hit = own = 0
+            for p in range(n):
+                rest = fits(line & ~windows[p])
+                if rest < k:
+                    hit |= 1 << p
+                    if rest < k - 1:
+                        own |= 1 << p
+            for b, bits in ((a - 1, hit), (a + 1, hit), (a, own & line)):
+                if bits and 0 <= b < n:
+                    drop[b] |= bits
+                    if log is not None:
+                        reasons.append((b, bits, _line_name(a, horizontal)))
+        for a in range(n - 1):
+            first, second = lines[a], lines[a + 1]
+            if fits(first | second) > 2 * k + 1:
+                continue
+            above = below = own = 0
+            for p in range(n):
+                gap = ~windows[p]
+                if fits((first & gap) | second) < 2 * k:
+                    above |= 1 << p
+                if fits(first | (second & gap)) < 2 * k:
+                    below |= 1 << p
+                if fits((first | second) & gap) < 2 * k - 1:
+                    own |= 1 << p
+            for b, bits in ((a - 1, above), (a + 2, below), (a, own), (a + 1, own)):
+                if bits and 0 <= b < n:
+                    drop[b] |= bits
+                    if log is not None:
+                        reasons.append((b, bits, _band_text(a, horizontal)))
+        mask = 0
+        for b, bits in enumerate(drop):
+            mask |= _line_cells(n, b, bits, horizontal)
+        mask &= cand
+        if not mask:
+            continue
+        if log is not None:
+            for b, bits, why in reasons:
+                cells = _line_cells(n, b, bits, horizontal) & cand
+                if cells:
+                    log.append(
+                        Step(
+                            f"a queen on {board.names(cells)} would leave {why} too little room for its "
+                            f"queens: remove {'them' if cells & (cells - 1) else 'it'}",
+                            board.cells(cells),
+                            kind="squeeze",
+                        )
+                    )
+                    cand &= ~cells
+        cand &= ~mask
+    return cand, queens
+
+
+def _line_cells(n: int, line: int, bits: int, horizontal: bool) -> int:
+    """The cells of row (or column) `line` at the positions set in the n-bit `bits`."""
+    if horizontal:
+        return bits << (line * n)
+    mask = 0
+    while bits:
+        low = bits & -bits
+        mask |= 1 << ((low.bit_length() - 1) * n + line)
+        bits ^= low
+    return mask
+
+
+def _line_name(a: int, horizontal: bool) -> str:
+    return f"{'row' if horizontal else 'column'} {a + 1}"
+
+
 def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
     """For k>1: cover a region's live cells with 2x2 blocks, greedily in reading order. A block
     holds at most one queen, so fewer blocks than k is a contradiction, and exactly k puts one
@@ -594,7 +691,7 @@ def _settle_blocks(
             verb = "are" if forced & (forced - 1) else "is"
             done.append(f"{board.names(forced)} {verb} the last cell of its block")
         if drop:
-            done.append(f"remove {board.names(drop)}, which touch a whole block")
+            done.append(f"remove {board.names(drop)}: a queen there would touch a whole block")
         log.append(
             Step(
                 f"{about()} in {count} separate 2x2 blocks, one in each: {'; '.join(done)}",
@@ -679,7 +776,7 @@ def _fit_line(
     if log is not None:
         what = []
         if forced:
-            what.append(f"{board.names(forced)} must hold queens")
+            what.append(f"{board.names(forced)} must hold {'queens' if forced & (forced - 1) else 'a queen'}")
         if drop:
             what.append(f"remove {board.names(drop)}")
         log.append(
@@ -722,7 +819,7 @@ def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> lis
 
 
 RULES = (settle_units, eliminate_attackers, confine)
-RULES_MANY = (settle_units, eliminate_attackers, count_blocks, cover_regions, confine)
+RULES_MANY = (settle_units, cover_regions, eliminate_attackers, count_blocks, eliminate_squeezers, confine)
 
 
 def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = None) -> State | None:
@@ -784,8 +881,9 @@ def _mask_of_lines(lines: tuple[int, ...], span: int) -> int:
     return mask
 
 
-def _lines_text(span: int) -> str:
-    """1-based line numbers, runs joined: "1-2", "1, 3", "4"."""
+def _lines_text(word: str, span: int) -> str:
+    """Lines by 1-based number, runs joined: "rows 1-2", "columns 1, 3", "row 4"; `word` is
+    "rows" or "columns"."""
     numbers = [i + 1 for i in _bits(span)]
     runs: list[list[int]] = []
     for x in numbers:
@@ -793,7 +891,8 @@ def _lines_text(span: int) -> str:
             runs[-1].append(x)
         else:
             runs.append([x])
-    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
+    text = ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
+    return f"{word if len(numbers) > 1 else word[:-1]} {text}"
 
 
 def _regions_text(board: Board, groups: list[int]) -> str:

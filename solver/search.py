@@ -27,9 +27,10 @@ class SearchResult:
 def solve(puzzle: Puzzle) -> Solution | None:
     """One answer to `puzzle`, or None when it has none.
 
-    >>> solve(Puzzle.from_rows(["AAAA", "BBBB", "CCCC", "DDDD"]))
     >>> solve(Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])).queens
-    ((0, 1), (1, 3), (2, 0), (3, 2))
+    ((0, 2), (1, 0), (2, 3), (3, 1))
+    >>> solve(Puzzle.from_rows(["AB", "CD"])) is None
+    True
     """
     return search(puzzle, limit=1).solution
 
@@ -58,7 +59,7 @@ def explain(puzzle: Puzzle) -> list[Step]:
     alternatives counted) and backtracking when a guess fails.
 
     >>> [step.text for step in explain(Puzzle.from_rows(["AB", "CD"]))][-2:]
-    ['contradiction: row 2 has no candidates left', 'no solution']
+    ['contradiction: region B has no candidates left', 'no solution']
     """
     board = board_of(puzzle)
     log: list[Step] = []
@@ -103,11 +104,6 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
     if state is None:
         return
     cand, queens = state
-    if PROBE and board.k >= PROBE and depth <= PDEPTH and queens.bit_count() != board.total:
-        state = _probe(board, cand, queens)
-        if state is None:
-            return
-        cand, queens = state
     if queens.bit_count() == board.total:
         tally.count += 1
         if tally.count == 1:
@@ -121,7 +117,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
     while options.bit_count() >= need:
         low = options & -options
         if log is not None:
-            log.append(_guess_step(board, u, low, options, depth))
+            log.append(_guess_step(board, u, low, options, need, depth))
         child = place(board, cand, queens, low)
         if child is not None:
             _explore(board, child[0], child[1], tally, log, depth + 1)
@@ -136,30 +132,6 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
             )
         cand ^= low
         options ^= low
-
-
-PROBE = 0
-PDEPTH = 99
-
-
-def _probe(board: Board, cand: int, queens: int) -> tuple[int, int] | None:
-    changed = True
-    while changed:
-        changed = False
-        x = cand
-        while x:
-            low = x & -x
-            x ^= low
-            if not cand & low:
-                continue
-            child = place(board, cand, queens, low)
-            if child is None or propagate(board, child[0], child[1]) is None:
-                state = propagate(board, cand & ~low, queens)
-                if state is None:
-                    return None
-                cand, queens = state
-                changed = True
-    return cand, queens
 
 
 def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
@@ -178,9 +150,10 @@ def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
     return best, best_need
 
 
-def _guess_step(board: Board, u: int, low: int, options: int, depth: int) -> Step:
+def _guess_step(board: Board, u: int, low: int, options: int, need: int, depth: int) -> Step:
     name = cell_name(board.cells(low)[0])
-    return Step(
-        f"guess: {name} ({options.bit_count()} candidates in {board.puzzle.unit_name(u)})",
-        board.cells(low), guess=True, kind="guess", depth=depth,
-    )
+    count = options.bit_count()
+    why = f"{count} candidate{'s' if count > 1 else ''} in {board.puzzle.unit_name(u)}"
+    if board.k > 1:
+        why += f", which needs {need} more"
+    return Step(f"guess: {name} ({why})", board.cells(low), guess=True, kind="guess", depth=depth)

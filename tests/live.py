@@ -89,6 +89,13 @@ def xmessage(display: str, text: str, at: tuple[int, int] = (0, 0)) -> Iterator[
         process.wait(timeout=5)
 
 
+def xdotool(display: str, *args: str) -> None:
+    """Run xdotool on `display` (move windows, press keys as a user would)."""
+    require_tool(shutil.which("xdotool") is not None, "xdotool")
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    subprocess.run(["xdotool", *args], env=env, check=True, timeout=10)
+
+
 def _wait_for_title(display: str, title: str, timeout: float = 10.0) -> None:
     from capture import Desktop
 

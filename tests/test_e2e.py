@@ -15,7 +15,7 @@ import sys
 import time
 
 import pytest
-from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+from live import browser, practice_page, xdotool, xvfb  # noqa: F401 (module fixtures)
 
 from autosolve.demo import Chromium
 from autosolve.pipeline import Options, RunResult, Source, run
@@ -91,14 +91,13 @@ def test_dark_mode(browser, xvfb):  # noqa: F811
 
 def test_browser_zoomed_out_to_75_percent(browser, xvfb):  # noqa: F811
     puzzle = puzzle_of(9, 4)
-    env = {"DISPLAY": xvfb.display, "PATH": os.environ.get("PATH", "/usr/bin")}
     with practice_page(browser, puzzle) as server:
-        _zoom(env, ["ctrl+minus"] * 3)  # Chromium's steps: 90 %, 80 %, 75 %
+        _zoom(xvfb.display, ["ctrl+minus"] * 3)  # Chromium's steps: 90 %, 80 %, 75 %
         try:
             time.sleep(0.5)  # the page re-lays out; the pipeline reads whatever is painted now
             result, state = solve_on_page(xvfb.display, server)
         finally:
-            _zoom(env, ["ctrl+0"])
+            _zoom(xvfb.display, ["ctrl+0"])
     assert_solved(result, state, puzzle)
     cell_pitch = result.reading.centres[0][1][0] - result.reading.centres[0][0][0]
     assert cell_pitch < 45  # really smaller than at 100 % (about 53 px for 9x9)
@@ -135,6 +134,14 @@ def test_cli_run_json_solves_the_page_within_a_second(browser, xvfb):  # noqa: F
     assert wall < 5.0  # target under 1 s; loose here because the test machine is shared
 
 
+def test_demo_without_chromium_says_how_to_install_it_and_exits_2():
+    env = {"PATH": "/nonexistent", "HOME": os.environ.get("HOME", "/root")}
+    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--size", "5"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "apt-get install -y chromium" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     done = subprocess.run(
@@ -151,7 +158,7 @@ def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
         Desktop(data["display"])
 
 
-def _zoom(env: dict[str, str], keys: list[str]) -> None:
+def _zoom(display: str, keys: list[str]) -> None:
     for key in keys:
-        subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, check=True, timeout=10)
+        xdotool(display, "key", "--clearmodifiers", key)
         time.sleep(0.15)

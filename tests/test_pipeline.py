@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import time
 import urllib.parse
 
 import numpy as np
 import pytest
-from live import browser, practice_page, xmessage, xvfb  # noqa: F401 (module fixtures)
+from live import browser, practice_page, xdotool, xmessage, xvfb  # noqa: F401 (module fixtures)
 
 from actuator.errors import UnsafeToClick
 from autosolve import pipeline
@@ -105,8 +104,7 @@ def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # no
         frame = pipeline.grab(desktop, window)
         board = pipeline.read(frame)
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
-        move = ["xdotool", "windowmove", str(window.wid), "40", "30"]
-        subprocess.run(move, env={"DISPLAY": xvfb.display}, check=True, timeout=10)
+        xdotool(xvfb.display, "windowmove", str(window.wid), "40", "30")
         try:
             _wait_until(lambda: desktop.refresh(window).rect != window.rect)
             with pytest.raises(UnsafeToClick, match="moved"):
@@ -114,8 +112,7 @@ def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # no
             time.sleep(0.3)
             assert server.state().moves == 0
         finally:
-            subprocess.run(["xdotool", "windowmove", str(window.wid), "0", "0"],
-                           env={"DISPLAY": xvfb.display}, check=True, timeout=10)
+            xdotool(xvfb.display, "windowmove", str(window.wid), "0", "0")
             _wait_until(lambda: desktop.refresh(window).rect == window.rect)
 
 
@@ -125,9 +122,9 @@ def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb):  
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
         board = pipeline.read(frame)
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
-        with xmessage(xvfb.display, "Reminder", at=(500, 500)):
-            with pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board"):
-                pipeline.click(desktop, frame, clicks)
+        covered = pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board")
+        with xmessage(xvfb.display, "Reminder", at=(500, 500)), covered:
+            pipeline.click(desktop, frame, clicks)
         time.sleep(0.3)
         assert server.state().moves == 0
 

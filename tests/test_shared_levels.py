@@ -5,11 +5,11 @@ runs them all). Skipped, with the reason, where ../shared/data is absent."""
 from __future__ import annotations
 
 import pytest
+from conftest import shared_path
 
 from solver import read_puzzles, search
 from solver.bench import expected_count
 from solver.puzzle import is_solution
-from conftest import shared_path
 
 pytestmark = pytest.mark.shared
 

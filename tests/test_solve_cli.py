@@ -72,6 +72,9 @@ def test_json_lines_have_the_promised_fields(capsys, puzzle_file):
     assert records[2]["queens"] is None
     _, out, _ = run(capsys, "solve", puzzle_file, "--json", "--count")
     assert [json.loads(line)["solutions"] for line in out.splitlines()] == [1, 2, 0]
+    _, out, _ = run(capsys, "solve", puzzle_file, "--json", "--explain")
+    steps = [json.loads(line)["steps"] for line in out.splitlines()]
+    assert steps[0][-1] == "solved" and steps[2][-1] == "no solution"
 
 
 def test_explain_prints_numbered_steps_ending_solved(capsys, puzzle_file):

@@ -376,3 +376,28 @@ def test_search_result_is_frozen_and_counts_nodes(limit):
     assert result.count == limit and result.nodes >= 1
     with pytest.raises(AttributeError):
         result.count = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("module", ["solver", "solver.search", "solver.propagate", "solver.bench"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+    import sys
+
+    importlib.import_module(module)
+    failures, _ = doctest.testmod(sys.modules[module])  # sys.modules: solver.search is shadowed
+    assert failures == 0
+
+
+def test_the_solver_never_imports_the_screen_stack():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, solver, solver.search, solver.propagate, solver.bench, solver.formats\n"
+        "screen = ('cv2', 'pyautogui', 'mss', 'vision', 'capture', 'actuator')\n"
+        "bad = [m for m in screen if m in sys.modules]\n"
+        "print(bad)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

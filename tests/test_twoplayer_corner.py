@@ -11,6 +11,7 @@ from autosolve.cli import main
 from twoplayer.corner import (
     CornerGame,
     WythoffPlayer,
+    corner_session,
     grundy_table,
     is_safe,
     lower_wythoff,
@@ -19,7 +20,7 @@ from twoplayer.corner import (
 )
 from twoplayer.game import IllegalMoveError, PositionError
 from twoplayer.search import solve
-from twoplayer.terminal import Console, corner_session
+from twoplayer.terminal import Console
 
 
 def test_safe_fields_are_the_zeros_of_the_grundy_table_up_to_200():

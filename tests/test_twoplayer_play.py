@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import io
+import subprocess
+import sys
+
+import pytest
 
 from autosolve.cli import main
 from twoplayer.arena import elo_difference, play_match
@@ -114,3 +120,19 @@ def test_arena_command_prints_score_and_elo(capsys):
     out = capsys.readouterr().out
     assert "over 4 games" in out and "Elo difference" in out
     assert main(["arena", "amazons", "--games", "0"]) == 2
+
+
+@pytest.mark.parametrize("module", ["game", "search", "players", "queens_game", "corner", "amazons",
+                                    "superqueen", "arena", "bench"])
+def test_docstring_examples_hold(module):
+    failures, tried = doctest.testmod(importlib.import_module(f"twoplayer.{module}"))
+    assert failures == 0 and tried > 0
+
+
+def test_twoplayer_never_imports_the_screen_stack():
+    code = ("import sys, twoplayer.bench, twoplayer.terminal, autosolve.commands.play, "
+            "autosolve.commands.arena; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'vision', 'capture', 'actuator', 'cv2', 'pyautogui', 'mss'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -1,1 +1,18 @@
-"""twoplayer"""
+"""Two-player games around the queen, with AIs and terminal play.
+
+One interface for every game (`twoplayer.game`): a state with `legal_moves()`, `push(move)`,
+`pop()`, `peek()`, `is_over()`, `winner()`, a move notation (`parse_move` / `move_name`) and a
+position string (`position()` / `from_position`). Search is written once (`twoplayer.search`:
+alpha-beta with a transposition table, exact solving); players, the terminal loop and the arena
+work with any game.
+
+Games, one per module:
+
+- `queens_game`: place queens in turn on a region map; the last to place one wins
+  (perfect play by Sprague-Grundy values of Node Kayles on the conflict graph).
+- `corner`: Corner the Queen, i.e. Wythoff's game with exact integer safe fields.
+- `amazons`: Amazons on 6x6 with two queens a side.
+- `superqueen`: shortest queen-or-knight path to capture a king (a one-player puzzle).
+
+Nothing here imports the screen stack (vision, capture, actuator).
+"""

@@ -23,11 +23,14 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from math import isqrt
 
-from twoplayer.game import IllegalMoveError, PositionError
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.players import Player
+from twoplayer.terminal import Console, HumanPlayer, QuitGame, play_game
 
 Field = tuple[int, int]
 _FIELD = re.compile(r"^\s*\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?\s*$")
 MAX_SIZE = 10_000
+DRAW_LIMIT = 40  # wider boards are described, not drawn
 
 
 def lower_wythoff(k: int) -> int:
@@ -164,6 +167,10 @@ class CornerGame:
         """The player who moved the queen to (1, 1)."""
         return 1 - self.turn if self.is_over() else None
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on), as python-chess's `Board.outcome()`."""
+        return outcome(self)
+
     def key(self) -> Hashable:
         return (self.x, self.y)
 
@@ -201,7 +208,14 @@ class CornerGame:
         return cls(n, x, y, start, first_turn=int(parts[2]))
 
     def board(self, hint: bool = False) -> str:
-        """The board, top row first: Q for the queen, * for safe fields when `hint` is on."""
+        """The board, top row first: Q for the queen, * for safe fields when `hint` is on.
+        Boards wider than a terminal (N > 40) are described in words instead."""
+        if self.n > DRAW_LIMIT:
+            text = f"queen on ({self.x},{self.y}) of a {self.n}x{self.n} board"
+            if hint:
+                below = [f"({x},{y})" for x, y in safe_fields(self.n) if x <= self.x and y <= self.y]
+                text += "; safe fields at or below it: " + " ".join(below)
+            return text
         safe = set(safe_fields(self.n)) if hint else set()
         width = len(str(self.n))
         lines = []
@@ -234,6 +248,70 @@ class WythoffPlayer:
         if target is not None:
             return target
         return (game.x - 1, game.y) if game.x > 1 else (game.x, game.y - 1)
+
+
+# --- Anne (the person) against Bob (the computer) in the terminal ------------------------------
+
+ANNE, BOB = 0, 1
+
+
+def corner_session(console: Console, *, hint: bool = False, bob: Player | None = None) -> int:
+    """Many games in a row; before each, the board size and Anne's start field. Returns how
+    many games Anne won."""
+    bob = bob or WythoffPlayer()
+    anne_wins = 0
+    while True:
+        try:
+            n = _ask_size(console)
+            won = _corner_game(console, n, hint, bob)
+        except QuitGame:
+            console.say("bye")
+            return anne_wins
+        anne_wins += won
+        try:
+            again = console.ask("Another game? [y/n] ").lower()
+        except QuitGame:
+            return anne_wins
+        if not again.startswith("y"):
+            console.say("bye")
+            return anne_wins
+
+
+def _ask_size(console: Console) -> int:
+    while True:
+        text = console.ask(f"Board size N (1..{MAX_SIZE}, q to quit): ")
+        if text.lower() in ("q", "quit"):
+            raise QuitGame
+        if text.isdigit() and 1 <= int(text) <= MAX_SIZE:
+            return int(text)
+        console.say(f"{text!r} is not a board size: give a whole number from 1 to {MAX_SIZE}")
+
+
+def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:
+    """One game; True when Anne wins."""
+    while True:
+        text = console.ask("Anne, place the queen: field x,y (column, row from the bottom-left): ")
+        if text.lower() in ("q", "quit"):
+            raise QuitGame
+        try:
+            x, y = parse_field(text)
+            game = CornerGame(n, x, y, first_turn=BOB)
+            break
+        except (IllegalMoveError, PositionError) as exc:
+            console.say(f"{exc}; try again")
+    if (x, y) == (1, 1):
+        console.say("Anne puts the queen straight on (1,1) and wins at once... but that is cheating!")
+        return True
+    anne = HumanPlayer("Anne", console)
+
+    def show(state: CornerGame) -> str:
+        return state.board(hint=hint)
+
+    console.say("Bob moves first.")
+    result = play_game(game, [anne, bob], ["Anne", "Bob"], console, show=show)
+    if result is None:
+        raise QuitGame
+    return result.winner == ANNE
 
 
 def grundy_table(n: int) -> list[list[int]]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import re
-from math import isqrt
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,7 +31,8 @@ from typing import Literal
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, cells_of, default_label, geometry
 from solver.regions import random_regions
-from twoplayer.game import IllegalMoveError, PositionError
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.players import Player, RandomPlayer
 from twoplayer.search import AlphaBeta, Limit
 
 Mode = Literal["hard", "easy"]
@@ -151,6 +151,10 @@ class QueensGame:
         """Who won: the player who placed the last queen. None while the game goes on."""
         return 1 - self.turn if self.free == 0 else None
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on), as python-chess's `Board.outcome()`."""
+        return outcome(self)
+
     def key(self) -> Hashable:
         return self.free
 
@@ -263,6 +267,10 @@ class QueensGame:
 # --- perfect play: Node Kayles with Sprague-Grundy values ---------------------------------------
 
 
+# Components up to this many cells are valued by the mex of all moves, bigger ones by search.
+SMALL_COMPONENT = 10
+
+
 class KaylesSolver:
     """Exact values of free-cell masks under one board's conflicts (Node Kayles), memoised.
 
@@ -281,8 +289,6 @@ class KaylesSolver:
         self.conflicts = tuple(conflicts)
         self.values: dict[int, int] = {}  # component mask -> Grundy value
         self.memo: dict[tuple[int, int], bool] = {}
-        n = isqrt(len(self.conflicts))
-        self._rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
 
     def components(self, free: int) -> list[int]:
         """The free cells split into groups that no move in one group affects in another."""
@@ -321,11 +327,25 @@ class KaylesSolver:
     def _value(self, comp: int) -> int:
         known = self.values.get(comp)
         if known is None:
-            known = 0
-            while self.wins(comp, known):
-                known += 1
+            if comp.bit_count() <= SMALL_COMPONENT:
+                known = self._mex(comp)
+            else:
+                known = 0
+                while self.wins(comp, known):
+                    known += 1
             self.values[comp] = known
         return known
+
+    def _mex(self, comp: int) -> int:
+        """The Grundy value straight from its definition (cheaper for small components)."""
+        conflicts = self.conflicts
+        seen = 0  # bit g set: some move reaches value g
+        rest = comp
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            seen |= 1 << self.grundy(comp & ~conflicts[low.bit_length() - 1])
+        return (~seen & (seen + 1)).bit_length() - 1
 
     def wins(self, mask: int, heap: int) -> bool:
         """Does the player to move win the cells of `mask` plus a Nim heap of size `heap`?"""
@@ -367,14 +387,10 @@ class KaylesSolver:
         if not children:
             return heap != 1  # a clique: worth exactly one move, like a heap of 1
         # Small children first: they are quick to refute, and a lost one ends the search.
-        if heap == 0 and len(children) > 12:
-            rows = self._rows
-            children.sort(key=lambda child: (sum(1 for row in rows if child & row) & 1, child.bit_count()))
-        else:
-            children.sort(key=int.bit_count)
-        memo = self.memo
+        children.sort(key=int.bit_count)
+        memo, values = self.memo, self.values
         for child in children:
-            if memo.get((child, heap)) is False:
+            if memo.get((child, heap)) is False or values.get(child, -1) == heap:
                 return True  # a move already known to win: no search needed
         seen = set()
         for child in children:
@@ -440,8 +456,14 @@ class QueensSearchPlayer:
         self.name = "search"
         self.limit = limit or Limit(time=0.5)
         self.engine = AlphaBeta()
+        self._board: QueensBoard | None = None
 
     def choose(self, game: QueensGame) -> Cell:
+        if game.board != self._board:
+            # Positions are keyed by their free mask alone, which means something else on
+            # another board: start a fresh table.
+            self.engine = AlphaBeta()
+            self._board = game.board
         return self.engine.search(game, self.limit).move
 
 
@@ -476,10 +498,12 @@ class PerfectPlayer:
                    key=lambda cell: (free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
 
 
-def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> object:
-    """A Queens Game AI by name: random, greedy, search or perfect."""
-    from twoplayer.players import RandomPlayer
+def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
+    """A Queens Game AI by name: random, greedy, search or perfect.
 
+    >>> make_player("perfect").name
+    'perfect'
+    """
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":

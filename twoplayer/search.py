@@ -85,7 +85,7 @@ class AlphaBeta:
         self,
         evaluate: Callable[[Any], float] | None = None,
         *,
-        table_size: int = 1_000_000,
+        table_size: int = 200_000,
     ) -> None:
         self._evaluate = evaluate
         self.table: dict[Hashable, _Entry] = {}
@@ -95,6 +95,7 @@ class AlphaBeta:
         self._deadline = float("inf")
         self._node_limit: int | None = None
         self._root_moves: list[Any] = []
+        self._partial: tuple[float, Any] | None = None
 
     def search(self, state: Searchable[Any], limit: Limit) -> SearchResult:
         """The best move found within `limit` (at least depth 1 is always completed)."""
@@ -111,15 +112,21 @@ class AlphaBeta:
             # Depth 1 must finish so there is always an informed move to play.
             self._deadline = start + limit.time if (limit.time is not None and depth > 1) else float("inf")
             self._node_limit = limit.nodes if depth > 1 else None
+            self._partial = None
             try:
                 score, move = self._root(state, depth)
             except SearchTimeout:
+                if self._partial is not None:
+                    # The moves searched to this depth so far include last iteration's best
+                    # (searched first), so the best of them is at least as well founded.
+                    score, move = self._partial
+                    best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
                 break
             best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
             if abs(score) >= PROVEN:
                 break
-            if limit.time is not None and time.perf_counter() - start > limit.time / 2:
-                break  # the next depth would almost surely not finish
+            if limit.time is not None and time.perf_counter() - start > 0.6 * limit.time:
+                break  # the next depth would not get far enough to change the move
         return SearchResult(best.move, best.score, best.depth, self.nodes, time.perf_counter() - start)
 
     def _root(self, state: Searchable[Any], depth: int) -> tuple[float, Any]:
@@ -137,6 +144,7 @@ class AlphaBeta:
             scores[move] = score
             if best_move is None or score > alpha:
                 alpha, best_move = score, move
+                self._partial = (score, move)
         # The next iteration tries the moves in this iteration's order of merit (bounds for
         # all but the best, but a good guess).
         self._root_moves.sort(key=lambda m: -scores[m])

@@ -12,8 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from twoplayer.corner import MAX_SIZE, CornerGame, WythoffPlayer, parse_field
-from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.game import IllegalMoveError, Outcome, outcome
 from twoplayer.players import Player
 
 HELP = "type a move, or: moves, undo, position, quit"
@@ -121,67 +120,3 @@ def _undo(state: Any, humans: Sequence[bool], console: Console) -> None:
     while state.stack and not humans[state.turn]:
         state.pop()
     console.say("move taken back")
-
-
-# --- Corner the Queen: Anne (the person) against Bob (the computer) ----------------------------
-
-ANNE, BOB = 0, 1
-
-
-def corner_session(console: Console, *, hint: bool = False, bob: Player | None = None) -> int:
-    """Many games in a row; before each, the board size and Anne's start field. Returns how
-    many games Anne won."""
-    bob = bob or WythoffPlayer()
-    anne_wins = 0
-    while True:
-        try:
-            n = _ask_size(console)
-            won = _corner_game(console, n, hint, bob)
-        except QuitGame:
-            console.say("bye")
-            return anne_wins
-        anne_wins += won
-        try:
-            again = console.ask("Another game? [y/n] ").lower()
-        except QuitGame:
-            return anne_wins
-        if not again.startswith("y"):
-            console.say("bye")
-            return anne_wins
-
-
-def _ask_size(console: Console) -> int:
-    while True:
-        text = console.ask(f"Board size N (1..{MAX_SIZE}, q to quit): ")
-        if text.lower() in ("q", "quit"):
-            raise QuitGame
-        if text.isdigit() and 1 <= int(text) <= MAX_SIZE:
-            return int(text)
-        console.say(f"{text!r} is not a board size: give a whole number from 1 to {MAX_SIZE}")
-
-
-def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:
-    """One game; True when Anne wins."""
-    while True:
-        text = console.ask("Anne, place the queen: field x,y (column, row from the bottom-left): ")
-        if text.lower() in ("q", "quit"):
-            raise QuitGame
-        try:
-            x, y = parse_field(text)
-            game = CornerGame(n, x, y, first_turn=BOB)
-            break
-        except (IllegalMoveError, PositionError) as exc:
-            console.say(f"{exc}; try again")
-    if (x, y) == (1, 1):
-        console.say("Anne puts the queen straight on (1,1) and wins at once... but that is cheating!")
-        return True
-    anne = HumanPlayer("Anne", console)
-
-    def show(state: CornerGame) -> str:
-        return state.board(hint=hint)
-
-    console.say("Bob moves first.")
-    result = play_game(game, [anne, bob], ["Anne", "Bob"], console, show=show)
-    if result is None:
-        raise QuitGame
-    return result.winner == ANNE

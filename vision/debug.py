@@ -21,7 +21,6 @@ def draw_reading(image: np.ndarray, reading: BoardReading) -> np.ndarray:
     cv2.rectangle(out, (x, y), (x + w - 1, y + h - 1), BOX, 2)
     n = reading.n
     xs = [reading.centres[0][c][0] for c in range(n)]
-    ys = [reading.centres[r][0][1] for r in range(n)]
     pitch = (xs[-1] - xs[0]) / max(1, n - 1) if n > 1 else float(w)
     font_scale = max(0.3, pitch / 80)
     for r in range(n):
@@ -41,7 +40,9 @@ def draw_reading(image: np.ndarray, reading: BoardReading) -> np.ndarray:
     return out
 
 
-def _text(out: np.ndarray, text: str, at: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
+def _text(
+    out: np.ndarray, text: str, at: tuple[int, int], scale: float, colour: tuple[int, int, int]
+) -> None:
     """Text with a white halo so it shows on any background."""
     thickness = max(1, int(round(scale * 1.5)))
     cv2.putText(out, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness + 2, cv2.LINE_AA)

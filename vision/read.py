@@ -15,8 +15,8 @@ from vision.locate import Lattice, locate
 from vision.reading import BoardNotFound, BoardReading, NotAnImage
 from vision.regions import read_regions
 from vision.sample import sample_board
-from vision.shades import shades_of
-from vision.states import read_states
+from vision.shades import shades_of, without_stripes
+from vision.states import read_states, striped_cells
 
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
@@ -51,7 +51,7 @@ def read_board(image: np.ndarray) -> BoardReading:
     Raises BoardNotFound when there is no single whole board, or its regions cannot be read.
 
     >>> from vision.render import render_board
-    >>> read_board(render_board(["AAB", "CAB", "CCB"] * 0 or ["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], [])).n
+    >>> read_board(render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."])).n
     5
     """
     rgb = as_rgb(image)
@@ -61,10 +61,18 @@ def read_board(image: np.ndarray) -> BoardReading:
     if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
     lattice = locate(shades)
-    samples = sample_board(rgb, shades, lattice)
+    striped = striped_cells(shades.stripes, lattice)
+    if striped:
+        shades = without_stripes(shades, [_cell_rect(lattice, cell) for cell in striped])
+    samples = sample_board(shades.rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
-    states = read_states(rgb, lattice, samples.rgb)
+    states = read_states(shades.rgb, lattice, samples.rgb)
     reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)
+    if striped:
+        reasons.append(
+            f"red conflict stripes on {len(striped)} cell(s) (queens break a rule); "
+            "marks there may be misread"
+        )
     return BoardReading(
         n=lattice.n,
         regions=regions.regions,
@@ -78,6 +86,13 @@ def read_board(image: np.ndarray) -> BoardReading:
         reasons=tuple(reasons),
         solved_look=states.solved_look,
     )
+
+
+def _cell_rect(lattice: Lattice, cell: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A cell's light span as an (x, y, w, h) rectangle."""
+    r, c = cell
+    x0, y0 = int(lattice.left[c]), int(lattice.top[r])
+    return x0, y0, int(lattice.right[c]) - x0, int(lattice.bottom[r]) - y0
 
 
 def _lattice_doubts(lattice: Lattice) -> list[str]:

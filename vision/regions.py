@@ -11,7 +11,7 @@ import numpy as np
 
 from solver.puzzle import cell_name
 from vision.reading import BoardNotFound
-from vision.sample import BoardSamples
+from vision.sample import BoardSamples, to_lab
 
 # Colour distances (CIE Lab, delta E 1976). A hovered cell is about 8 from its region; the nearest
 # two region colours seen on real screens are about 14 apart.
@@ -119,18 +119,12 @@ def _conflicts(samples: BoardSamples, thick_r: np.ndarray, thick_d: np.ndarray) 
     return out
 
 
-def _hovered(labels: np.ndarray, lab: np.ndarray) -> list[tuple[int, int]]:
+def _hovered(labels: np.ndarray, lab: np.ndarray, medians: np.ndarray) -> list[tuple[int, int]]:
     """Cells clearly darker than the rest of their region (the mouse is over them)."""
-    out = []
-    for region in range(labels.max() + 1):
-        cells = np.argwhere(labels == region)
-        if len(cells) < 2:
-            continue
-        median = np.median(lab[labels == region], axis=0)
-        for r, c in cells:
-            if np.linalg.norm(lab[r, c] - median) > SAME_COLOUR / 2 and lab[r, c, 0] < median[0]:
-                out.append((int(r), int(c)))
-    return out
+    own = medians[labels]
+    far = np.linalg.norm(lab - own, axis=2) > SAME_COLOUR / 2
+    darker = lab[..., 0] < own[..., 0]
+    return [(int(r), int(c)) for r, c in np.argwhere(far & darker)]
 
 
 def read_regions(samples: BoardSamples, n: int) -> RegionReading:
@@ -168,12 +162,11 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         raise BoardNotFound(
             f"found {count} regions on the {n}x{n} board, expected {n}: regions not readable"
         )
-    colours = []
-    for region in range(n):
-        colours.append(tuple(int(round(v)) for v in np.median(samples.rgb[labels == region], axis=0)))
+    rgb_medians = np.array([np.median(samples.rgb[labels == region], axis=0) for region in range(n)])
+    colours = tuple(tuple(int(round(v)) for v in colour) for colour in rgb_medians)
     return RegionReading(
         tuple(tuple(int(v) for v in row) for row in labels),
-        tuple(colours),  # type: ignore[arg-type]
+        colours,  # type: ignore[arg-type]
         tuple(doubts),
-        tuple(_hovered(labels, samples.lab)),
+        tuple(_hovered(labels, samples.lab, to_lab(rgb_medians))),
     )

@@ -49,7 +49,9 @@ def _crown_polygon(size: float) -> tuple[np.ndarray, list[tuple[float, float, fl
     return body, balls, bar
 
 
-def draw_crown(canvas: np.ndarray, centre: tuple[float, float], size: float, colour: tuple[int, int, int]) -> None:
+def draw_crown(
+    canvas: np.ndarray, centre: tuple[float, float], size: float, colour: tuple[int, int, int]
+) -> None:
     """A filled crown icon, anti-aliased."""
     body, balls, bar = _crown_polygon(size)
     k = 16  # fixed-point shift: sub-pixel polygon corners
@@ -67,7 +69,9 @@ def _draw_mark(canvas: np.ndarray, state: str, x: int, y: int, cell: int, gold: 
     if state not in "xQL":
         return
     big_cell = cell * SUPERSAMPLE
-    patch = cv2.resize(canvas[y : y + cell, x : x + cell], (big_cell, big_cell), interpolation=cv2.INTER_NEAREST)
+    patch = cv2.resize(
+        canvas[y : y + cell, x : x + cell], (big_cell, big_cell), interpolation=cv2.INTER_NEAREST
+    )
     centre = (big_cell / 2, big_cell / 2)
     if state == "x":
         half = 0.15 * big_cell
@@ -77,11 +81,29 @@ def _draw_mark(canvas: np.ndarray, state: str, x: int, y: int, cell: int, gold: 
             p1 = (int(centre[0] + half), int(centre[1] + half * dx))
             cv2.line(patch, p0, p1, (60, 60, 60), stroke, cv2.LINE_AA)
     elif state == "Q":
-        draw_crown(patch, (centre[0], centre[1] + 0.04 * big_cell), 0.55 * big_cell, GOLD if gold else (0, 0, 0))
+        colour = GOLD if gold else (0, 0, 0)
+        draw_crown(patch, (centre[0], centre[1] + 0.04 * big_cell), 0.55 * big_cell, colour)
     else:
         cv2.circle(patch, (int(centre[0]), int(centre[1])), int(0.35 * big_cell), DISC, -1, cv2.LINE_AA)
         draw_crown(patch, (centre[0], centre[1] + 0.03 * big_cell), 0.38 * big_cell, (255, 255, 255))
     canvas[y : y + cell, x : x + cell] = cv2.resize(patch, (cell, cell), interpolation=cv2.INTER_AREA)
+
+
+def line_widths(cell: int) -> tuple[int, int]:
+    """(thin cell line, thick region and outer border) widths for a cell size."""
+    return max(1, round(cell / 48)), max(2, round(3 * cell / 48))
+
+
+def margin_of(cell: int) -> int:
+    """Page background around a board rendered without `page`."""
+    return max(4, cell // 3)
+
+
+def cell_centres(n: int, cell: int) -> list[list[tuple[float, float]]]:
+    """Where `render_board(..., cell=cell)` (no `page`) draws each cell's centre, (x, y)."""
+    thin, thick = line_widths(cell)
+    start = margin_of(cell) + thick + (cell - 1) / 2
+    return [[(start + c * (cell + thin), start + r * (cell + thin)) for c in range(n)] for r in range(n)]
 
 
 def board_image(
@@ -94,8 +116,7 @@ def board_image(
     """Just the board (outer border included), RGB."""
     grid = _region_grid(regions)
     n = len(grid)
-    thin = max(1, round(cell / 48))
-    thick = max(2, round(3 * cell / 48))
+    thin, thick = line_widths(cell)
     outer = thick
     pitch = cell + thin
     side = 2 * outer + n * cell + (n - 1) * thin
@@ -149,7 +170,7 @@ def render_board(
     board = board_image(puzzle_regions, states, cell, hover, gold)
     background = PAGE_DARK if dark else PAGE_LIGHT
     if not page:
-        margin = max(4, cell // 3)
+        margin = margin_of(cell)
         out = np.full((board.shape[0] + 2 * margin, board.shape[1] + 2 * margin, 3), background, np.uint8)
         out[margin : margin + board.shape[0], margin : margin + board.shape[1]] = board
         return out
@@ -160,7 +181,8 @@ def _page(board: np.ndarray, dark: bool, cell: int, canvas: tuple[int, int] | No
     """The board placed on a page with the things real pages put around it."""
     text = (230, 230, 230) if dark else (40, 40, 40)
     size = board.shape[0]
-    example = board_image(["AAB", "CAB", "CCB"], ["Q..", "..Q", ".x."], cell=max(12, cell // 3))
+    example_regions = ["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"]
+    example = board_image(example_regions, ["Q.x..", "..xQ.", ".x..."], cell=max(14, cell // 3))
     width = max(size + 160, 640) if canvas is None else canvas[0]
     height = size + 420 + example.shape[0] if canvas is None else canvas[1]
     out = np.full((height, width, 3), PAGE_DARK if dark else PAGE_LIGHT, np.uint8)
@@ -170,11 +192,14 @@ def _page(board: np.ndarray, dark: bool, cell: int, canvas: tuple[int, int] | No
         raise ValueError(f"a {width}x{height} page is too small for a {size} px board")
     cv2.putText(out, "Queens", (left, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.2, text, 2, cv2.LINE_AA)
     cv2.putText(out, "0:42", (left, 92), cv2.FONT_HERSHEY_SIMPLEX, 0.7, text, 2, cv2.LINE_AA)
-    _button(out, (left + size - 220, 68), "Undo", text)
-    _button(out, (left + size - 110, 68), "Hint", text)
+    _button(out, (left + 90, 92), "Undo", text)
+    _button(out, (left + 200, 92), "Hint", text)
     out[top : top + size, left : left + size] = board
     y = top + size + 40
-    for line in ("How to play", "1. Exactly one      in each row, column and region.", "2. Two      cannot touch."):
+    how_to_play = (
+        "How to play", "1. Exactly one      in each row, column and region.", "2. Two      cannot touch."
+    )
+    for line in how_to_play:
         if y + 30 > height:
             break
         cv2.putText(out, line, (left, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, text, 1, cv2.LINE_AA)
@@ -191,5 +216,5 @@ def _page(board: np.ndarray, dark: bool, cell: int, canvas: tuple[int, int] | No
 
 def _button(out: np.ndarray, at: tuple[int, int], label: str, colour: tuple[int, int, int]) -> None:
     x, y = at
-    cv2.rectangle(out, (x, y - 26), (x + 96, y + 8), colour, 2, cv2.LINE_AA)
+    cv2.rectangle(out, (x, y - 24), (x + 96, y + 4), colour, 2, cv2.LINE_AA)
     cv2.putText(out, label, (x + 22, y - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)

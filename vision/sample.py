@@ -2,8 +2,8 @@
 crowns and X marks sit) and the amount of dark ink on each line between two neighbouring cells
 (thin cell line or thick region border).
 
-Ink is what is dark in both luma and red: lines, marks and crowns are dark in every channel,
-while the red conflict stripes pages paint over cells keep their red.
+Ink is measured in luma, in pixels of full-dark line: a thin line holds about one, a region
+border three or more.
 """
 
 from __future__ import annotations
@@ -106,30 +106,23 @@ def _boundary_profiles(lattice: Lattice, vertical: bool) -> tuple[np.ndarray, ..
     return start.ravel(), end.ravel(), fixed.ravel(), (r, c), (r + 1, c)
 
 
-def boundary_ink(shades: Shades, lattice: Lattice, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+def boundary_ink(
+    shades: Shades, lattice: Lattice, colours: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float]:
     """Ink across every boundary between horizontally and vertically adjacent cells: the pixels of
-    full dark line it holds (anti-aliased ones count in part). A pixel counts only as far as it is
-    dark in red too, so red conflict stripes over most cells are not ink."""
+    full dark line it holds, in luma (anti-aliased pixels count in part)."""
     n = lattice.n
-    cell_levels = {"gray": colours @ np.array([0.299, 0.587, 0.114]), "red": colours[..., 0]}
+    cell_luma = colours @ np.array([0.299, 0.587, 0.114])
     inks = []
     line_level = 0.0
     for vertical in (True, False):
         start, end, fixed, a, b = _boundary_profiles(lattice, vertical)
-        shares = []
-        for name, channel in (("gray", shades.gray), ("red", shades.red)):
-            level = cell_levels[name]
-            ref = np.minimum(level[a], level[b]).ravel()
-            values, valid = _profiles(channel, start, end, fixed, vertical)
-            share, found_level = _shares(values, valid, ref)
-            shares.append(share)
-            if name == "gray":
-                line_level = max(line_level, found_level)
-        # dark in luma counts as far as red darkens too (a third as much is enough: lines next
-        # to low-red cells such as cyan lose little red in absolute terms)
-        ink = np.minimum(shares[0], RED_GUARD * shares[1]).sum(axis=1)
+        ref = np.minimum(cell_luma[a], cell_luma[b]).ravel()
+        values, valid = _profiles(shades.gray, start, end, fixed, vertical)
+        shares, level = _shares(values, valid, ref)
+        line_level = max(line_level, level)
         shape = (n, n - 1) if vertical else (n - 1, n)
-        inks.append(np.median(ink.reshape(*shape, len(ALONG)), axis=2))
+        inks.append(np.median(shares.sum(axis=1).reshape(*shape, len(ALONG)), axis=2))
     return inks[0], inks[1], line_level
 
 

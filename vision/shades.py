@@ -1,27 +1,73 @@
-"""The two single-channel views of an image that the readers measure darkness on.
+"""The views of an image that the readers measure darkness on, and the red conflict stripes that
+must not count as darkness.
 
-Grid lines, X marks, crowns and dark pages are dark in every channel; the red stripes a page paints
-over cells in conflict darken luma but not red. So "dark" means dark in both `gray` and `red`.
+Luma: grid lines, X marks, crowns and dark pages are dark in it, and JPEG keeps it at full
+resolution. Pages paint thin red diagonal stripes over cells in conflict (LinkedIn and the practice
+page alike); those darken luma too, so they are recognised by colour: red kept, green and blue
+pulled down, unlike a gray line or mark, which pulls all three down.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
+STRIPE_MIN_RED = 110
+STRIPE_MAX_GREEN_BLUE = 140
+STRIPE_REDNESS = 30  # red above both green and blue by at least this
+STRIPE_DARKER = 14  # luma levels below the lightest pixel within two
+KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+
 
 @dataclass(frozen=True)
 class Shades:
-    gray: np.ndarray  # luma, uint8 HxW
-    red: np.ndarray  # the red channel, uint8 HxW
+    rgb: np.ndarray  # the image, uint8 HxWx3
+    gray: np.ndarray  # its luma, uint8 HxW
 
     @property
     def shape(self) -> tuple[int, int]:
         return self.gray.shape  # type: ignore[return-value]
 
+    @cached_property
+    def local_dark(self) -> np.ndarray:
+        """How much darker each pixel is than the lightest within two pixels (uint8 luma levels):
+        high on lines, marks and stripes, zero inside flat cells."""
+        return cv2.subtract(cv2.dilate(self.gray, KERNEL), self.gray)
+
+    @cached_property
+    def stripes(self) -> np.ndarray:
+        """Pixels of red conflict stripes (uint8 mask): darker than their surroundings in luma,
+        stripe-coloured, and keeping (almost) the red of the lightest pixel within two, which a
+        line or mark over a coral cell does not."""
+        red, green, blue = cv2.split(self.rgb)
+        green_blue = cv2.max(green, blue)
+        kept = cv2.compare(
+            cv2.multiply(cv2.dilate(red, KERNEL), 0.85, dtype=cv2.CV_8U), red, cv2.CMP_LE
+        )
+        coloured = cv2.bitwise_and(
+            cv2.compare(red, STRIPE_MIN_RED, cv2.CMP_GE),
+            cv2.compare(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
+        )
+        reddish = cv2.compare(cv2.subtract(red, green_blue), STRIPE_REDNESS, cv2.CMP_GE)
+        darker = cv2.compare(self.local_dark, STRIPE_DARKER, cv2.CMP_GE)
+        return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, darker))
+
 
 def shades_of(rgb: np.ndarray) -> Shades:
-    """Luma and red of an RGB uint8 image."""
-    return Shades(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), cv2.extractChannel(rgb, 0))
+    """The views of an RGB uint8 image."""
+    return Shades(rgb, cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
+
+
+def without_stripes(shades: Shades, rects: list[tuple[int, int, int, int]]) -> Shades:
+    """The image with the red stripes inside the given (x, y, w, h) cell rectangles painted over
+    in their cell's colour: a 5x5 median, as stripes cover well under half of any window."""
+    rgb = shades.rgb.copy()
+    grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # anti-aliased stripe edges
+    for x, y, w, h in rects:
+        crop = rgb[y : y + h, x : x + w]
+        covered = cv2.dilate(shades.stripes[y : y + h, x : x + w], grow) > 0
+        crop[covered] = cv2.medianBlur(np.ascontiguousarray(crop), 5)[covered]
+    return shades_of(rgb)

@@ -15,7 +15,6 @@ import numpy as np
 from solver.puzzle import cell_name
 from vision.locate import Lattice
 from vision.reading import CellState
-from vision.sample import RED_GUARD
 
 SIDE = 20  # resampled cell size in pixels
 CORE = slice(4, 16)  # the central 60% of a cell: crowns (55%) and the locked disc (70%) fill it
@@ -24,6 +23,8 @@ CENTRE = slice(6, 14)  # the central 40%: X marks (30%) sit wholly inside, so no
 # differences under INK_FLOOR are JPEG noise and ringing, not marks. Empty cells <= 0.01
 # (renders, JPEG), X marks >= 0.067 (real screens).
 INK_FLOOR = 25.0
+STRIPED = 0.08  # share of stripe pixels in every corner area of a cell in conflict
+CORNERS = (slice(3, 7), slice(13, 17))  # corner areas of a resampled cell: clear of marks and lines
 X_INK = 0.03
 # Off-diagonal ink: the share of the centre away from its two diagonals that is inked. An X
 # mark lies on the diagonals (<= 0.075); a crown covers the middle (>= 0.24; a small gold crown
@@ -65,7 +66,8 @@ class CellFeatures:
 
 
 def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """Every cell as a SIDE x SIDE patch, (n, n, SIDE, SIDE, 3) float, following the lattice."""
+    """Every cell as a SIDE x SIDE patch, (n, n, SIDE, SIDE, channels) float, following the
+    lattice (a one-channel image gives one channel)."""
     n = lattice.n
     pitch = lattice.pitch
     x0, y0 = lattice.xs[0] - pitch / 2, lattice.ys[0] - pitch / 2
@@ -74,8 +76,15 @@ def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
     ix0, iy0 = max(0, int(round(x0))), max(0, int(round(y0)))
     ix1, iy1 = min(w, int(round(x1))), min(h, int(round(y1)))
     crop = rgb[iy0:iy1, ix0:ix1]
-    out = cv2.resize(crop, (n * SIDE, n * SIDE), interpolation=cv2.INTER_AREA)
-    return out.reshape(n, SIDE, n, SIDE, 3).transpose(0, 2, 1, 3, 4).astype(np.float32)
+    side = n * SIDE
+    factor = min(crop.shape[0], crop.shape[1]) // side
+    if factor >= 2:
+        # whole-number area reduction first: several times faster than one fractional one (the
+        # at most factor - 1 pixels cut off the far edges shift the last cells by <= 5% of a cell)
+        h, w = crop.shape[0] // factor, crop.shape[1] // factor
+        crop = cv2.resize(crop[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA).reshape(side, side, -1)
+    return out.reshape(n, SIDE, n, SIDE, -1).transpose(0, 2, 1, 3, 4).astype(np.float32)
 
 
 def _ring_points() -> tuple[np.ndarray, np.ndarray]:
@@ -94,23 +103,22 @@ RING_Y, RING_X = _ring_points()
 def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
     """Marks measured against each cell's own background colour (so hover does not count).
 
-    Ink is what is darker than the background in luma, as far as it is darker in red too (red
-    conflict stripes are not), or crown gold (which may be as bright as the cell)."""
+    Ink is any clear colour difference, plus crown gold (which may differ little from a yellow
+    cell)."""
     bg = background[:, :, None, None, :].astype(np.float32)
-    weights = np.array([0.299, 0.587, 0.114], np.float32)
-    luma, bg_luma = patches @ weights, bg @ weights
-    drop = np.minimum(bg_luma - luma, RED_GUARD * (bg[..., 0] - patches[..., 0]))
-    darker = np.clip((drop - INK_FLOOR) / (120.0 - INK_FLOOR), 0, 1)
+    distance = np.linalg.norm(patches - bg, axis=-1)
     r, g, b = patches[..., 0], patches[..., 1], patches[..., 2]
     # crown gold: a strong yellow-orange, more saturated than any pastel region or any blend of a
     # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
     top = np.maximum(r, 1.0)
-    golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top)
-    golden &= np.linalg.norm(patches - bg, axis=-1) > 40
-    inked = np.maximum(darker, golden)
+    golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top) & (distance > 40)
+    differs = np.clip((distance - INK_FLOOR) / (120.0 - INK_FLOOR), 0, 1)
+    inked = np.maximum(differs, golden)
     ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
     off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
-    ring_dark = (luma[:, :, RING_Y, RING_X] < 0.5 * bg_luma[:, :, :, 0]).mean(axis=2)
+    weights = np.array([0.299, 0.587, 0.114], np.float32)
+    luma, bg_luma = patches @ weights, (bg @ weights)[..., 0]
+    ring_dark = (luma[:, :, RING_Y, RING_X] < 0.5 * bg_luma).mean(axis=2)
     return CellFeatures(ink, off, golden[:, :, CORE, CORE].mean(axis=(2, 3)), ring_dark)
 
 
@@ -128,6 +136,16 @@ def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]
     near |= mark & ~golden & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
     near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.12)
     return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
+
+
+def striped_cells(stripes: np.ndarray, lattice: Lattice) -> list[tuple[int, int]]:
+    """Cells showing red conflict stripes. Stripes cover a whole cell, so all four corner areas
+    must hold some (marks and crowns, whose edges over a coral cell can look like stripe pixels,
+    stay in the middle; the cell's own edges are left out for the lines' anti-aliasing)."""
+    patches = resample_cells(stripes, lattice)[..., 0] / 255
+    corners = [patches[:, :, rows, cols].mean(axis=(2, 3)) for rows in CORNERS for cols in CORNERS]
+    striped = np.all(np.stack(corners) > STRIPED, axis=0)
+    return [(int(r), int(c)) for r, c in np.argwhere(striped)]
 
 
 def read_states(rgb: np.ndarray, lattice: Lattice, background: np.ndarray) -> StateReading:

@@ -3,6 +3,7 @@ game; prints the score and the Elo difference with its error.
 
     arena amazons --p1 search --p2 baseline --games 100 --time 0.5
     arena queens --p1 perfect --p2 greedy --games 200 --size 8 --mode hard --seed 0
+    arena bench          (timings too slow for the tests)
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=amazons.START, help="start position of every game")
     p.set_defaults(func=run_amazons)
     q = games.add_parser(
-        "queens", help="Queens Game AIs on random region maps: random, greedy, search, perfect")
+        "queens", help="Queens Game AIs on random region maps (each map played twice, colours swapped): "
+        "random, greedy, search, perfect")
     _common(q, queens_game.QUEENS_AIS, "greedy", "random", games=200)
     q.add_argument("--size", type=int, default=8, help="board size (default 8)")
     q.add_argument("--mode", choices=queens_game.MODES, default="hard", help="diagonal rule (default hard)")
     q.set_defaults(func=run_queens)
+    b = games.add_parser("bench", help="timings: perfect Queens Game play on 10x10, N-Queens 10, "
+                         "Super Queen 100x100, Amazons perft and search")
+    b.set_defaults(func=run_bench)
 
 
 def _common(p: argparse.ArgumentParser, choices: tuple[str, ...], p1: str, p2: str, games: int) -> None:
@@ -65,11 +70,21 @@ def run_queens(args: argparse.Namespace) -> int:
     p2 = queens_game.make_player(args.p2, args.seed + 1, limit)
 
     def new_game(index: int) -> QueensGame:
-        return QueensGame(QueensBoard.random(args.size, args.seed * 100_003 + index, args.mode))
+        # Games 2k and 2k+1 share a map, so each map is played with both colourings and the
+        # luck of the map cancels out.
+        return QueensGame(QueensBoard.random(args.size, args.seed * 100_003 + index // 2, args.mode))
 
     result = play_match(new_game, p1, p2, args.games,  # type: ignore[arg-type]
                         on_game=None if args.quiet else _report(args.p1, args.p2))
     print(result.summary())
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from twoplayer.bench import run_all
+
+    for line in run_all():
+        print(line, flush=True)
     return 0
 
 

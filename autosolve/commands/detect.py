@@ -44,7 +44,7 @@ def reading_json(reading: BoardReading) -> dict[str, object]:
         "states": reading.state_rows(),
         "box": list(reading.box),
         "centres": [[[round(x, 1), round(y, 1)] for x, y in row] for row in reading.centres],
-        "region_colours": ["#%02X%02X%02X" % colour for colour in reading.region_colours],
+        "region_colours": ["#{:02X}{:02X}{:02X}".format(*colour) for colour in reading.region_colours],
         "confidence": round(reading.confidence, 3),
         "certain": reading.is_certain,
         "reasons": list(reading.reasons),

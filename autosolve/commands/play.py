@@ -16,11 +16,12 @@ from pathlib import Path
 
 from solver.formats import read_puzzles
 from twoplayer import amazons, queens_game
+from twoplayer.corner import corner_session
 from twoplayer.game import PositionError
 from twoplayer.queens_game import QueensBoard, QueensGame
 from twoplayer.search import Limit
 from twoplayer.superqueen import SuperQueenBoard, shortest_path
-from twoplayer.terminal import Console, HumanPlayer, corner_session, play_game
+from twoplayer.terminal import Console, HumanPlayer, play_game
 
 HUMAN = "human"
 

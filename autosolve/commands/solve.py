@@ -39,7 +39,10 @@ def run(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - start
         unsolved += result.solution is None
         if args.json:
-            print(json.dumps(result_json(puzzle, result, seconds)))
+            record = result_json(puzzle, result, seconds)
+            if args.explain:
+                record["steps"] = [step.text for step in explain(puzzle)]
+            print(json.dumps(record))
             continue
         print(describe(puzzle, result, counted=args.count))
         if args.explain:

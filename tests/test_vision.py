@@ -1,0 +1,269 @@
+"""Reading boards drawn by vision.render in the project's own look: every size 5..18, zoom 50%..200%,
+dark pages, hover, X marks, black and gold crowns, locked queens, whole pages; JPEG and rescaled
+copies read the same; bad images give a clear error and no reading; the `detect` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from autosolve.cli import main
+from solver.puzzle import Puzzle
+from solver.regions import random_regions
+from vision import (
+    BoardNotFound,
+    BoardReading,
+    CellState,
+    NotAnImage,
+    from_bgra,
+    read_board,
+    read_image,
+)
+from vision.render import PALETTE, cell_centres, hex_rgb, render_board
+
+MARKS = ".....xQL"
+
+
+def random_board(n: int, seed: int, marks: str = MARKS) -> tuple[list[list[int]], list[str]]:
+    """A random region map of size n and random cell states drawn from `marks`."""
+    rng = random.Random(seed)
+    regions = random_regions(n, rng)
+    states = ["".join(rng.choice(marks) for _ in range(n)) for _ in range(n)]
+    return regions, states
+
+
+def same_partition(reading: BoardReading, regions: list[list[int]]) -> bool:
+    return Puzzle.from_region_grid(reading.regions).regions == Puzzle.from_region_grid(regions).regions
+
+
+def jpeg(image: np.ndarray, quality: int = 70) -> np.ndarray:
+    buffer = io.BytesIO()
+    Image.fromarray(image).save(buffer, "JPEG", quality=quality)
+    return np.asarray(Image.open(buffer).convert("RGB"))
+
+
+def rescale(image: np.ndarray, factor: float) -> np.ndarray:
+    how = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=how)
+
+
+# --- the project's renders ----------------------------------------------------------------------
+
+ZOOMS = (24, 36, 48, 72, 96)  # cell pixels: 50% .. 200% of the 48 px practice cell
+
+
+@pytest.mark.parametrize("n", range(5, 19))
+def test_every_size_is_read_exactly_with_its_marks(n):
+    cell = ZOOMS[n % len(ZOOMS)]
+    regions, states = random_board(n, seed=n)
+    hover = (n // 2, n // 3)
+    image = render_board(regions, states, cell=cell, dark=n % 2 == 0, hover=hover)
+    reading = read_board(image)
+    assert reading.n == n
+    assert same_partition(reading, regions)
+    assert reading.state_rows() == states
+    assert reading.is_certain, reading.reasons
+    truth = cell_centres(n, cell)
+    for r in range(n):
+        for c in range(n):
+            x, y = reading.centres[r][c]
+            assert abs(x - truth[r][c][0]) < 0.1 * cell and abs(y - truth[r][c][1]) < 0.1 * cell
+
+
+@pytest.mark.parametrize("cell", (24, 30, 40, 48, 60, 80, 96))
+def test_every_zoom_reads_all_marks(cell):
+    regions, states = random_board(9, seed=cell, marks="..xxQL")
+    reading = read_board(render_board(regions, states, cell=cell))
+    assert same_partition(reading, regions)
+    assert reading.state_rows() == states
+    assert reading.is_certain, reading.reasons
+
+
+@pytest.mark.parametrize("dark", (False, True))
+def test_gold_crowns_show_a_solved_board(dark):
+    regions = random_regions(8, random.Random(5))
+    states = ["Q.......", "...Q....", "......Q.", ".Q......", "....Q...", ".......Q", "..Q.....", ".....Q.."]
+    reading = read_board(render_board(regions, states, cell=44, dark=dark, gold=True))
+    assert reading.solved_look
+    assert reading.queens() == [(r, row.index("Q")) for r, row in enumerate(states)]
+    black = read_board(render_board(regions, states, cell=44, dark=dark))
+    assert not black.solved_look and black.queens() == reading.queens()
+
+
+def test_locked_queens_become_the_puzzles_given_cells():
+    regions, _ = random_board(7, seed=3)
+    states = ["L......", "..x....", "....Q..", ".......", ".x.....", "......L", "......."]
+    reading = read_board(render_board(regions, states, cell=40))
+    assert reading.states[0][0] is CellState.LOCKED and reading.states[5][6] is CellState.LOCKED
+    assert reading.puzzle().given == ((0, 0), (5, 6))
+    assert reading.queens() == [(0, 0), (2, 4), (5, 6)]
+
+
+def test_hovered_cell_keeps_its_region_and_the_region_its_colour():
+    regions, _ = random_board(8, seed=11)
+    for hover in ((0, 0), (3, 4), (7, 7)):
+        reading = read_board(render_board(regions, [], cell=48, hover=hover))
+        assert same_partition(reading, regions)
+        assert reading.is_certain, reading.reasons
+        region = reading.regions[hover[0]][hover[1]]
+        palette_index = Puzzle.from_region_grid(regions).regions[hover[0]][hover[1]]
+        expected = np.array(hex_rgb(PALETTE[palette_index]))
+        assert np.abs(np.array(reading.region_colours[region]) - expected).max() <= 3
+
+
+@pytest.mark.parametrize("dark", (False, True))
+def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
+    regions, states = random_board(9, seed=21)
+    page = render_board(regions, states, cell=40, dark=dark, page=True, canvas=(1280, 1000))
+    reading = read_board(page)
+    assert reading.n == 9 and same_partition(reading, regions)
+    assert reading.state_rows() == states
+    x, y, w, h = reading.box
+    assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
+
+
+def test_four_channel_frames_read_like_rgb():
+    regions, states = random_board(6, seed=8)
+    rgb = render_board(regions, states, cell=40, gold=True)
+    alpha = np.full(rgb.shape[:2] + (1,), 255, np.uint8)
+    bgra = np.concatenate([rgb[:, :, ::-1], alpha], axis=2)
+    rgba = np.concatenate([rgb, alpha], axis=2)
+    expected = read_board(rgb)
+    assert read_board(from_bgra(bgra)) == expected
+    assert read_board(rgba) == expected
+
+
+def test_read_image_reads_a_file(tmp_path):
+    regions, states = random_board(7, seed=4)
+    path = tmp_path / "board.jpg"
+    Image.fromarray(render_board(regions, states, cell=48)).save(path, quality=90)
+    reading = read_image(path)
+    assert same_partition(reading, regions) and reading.state_rows() == states
+
+
+# --- properties: JPEG and scaling change nothing ------------------------------------------------
+
+boards = st.tuples(st.integers(5, 12), st.integers(0, 10_000), st.booleans())
+property_settings = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@property_settings
+@given(boards)
+def test_jpeg_quality_70_gives_the_same_reading(board):
+    n, seed, dark = board
+    regions, states = random_board(n, seed)
+    image = render_board(regions, states, cell=48, dark=dark, hover=(seed % n, (seed // n) % n))
+    reading, again = read_board(image), read_board(jpeg(image))
+    assert (again.n, again.regions, again.states) == (reading.n, reading.regions, reading.states)
+    assert again.is_certain, again.reasons
+
+
+@property_settings
+@given(boards, st.floats(0.6, 1.7))
+def test_scaling_gives_the_same_reading(board, factor):
+    n, seed, dark = board
+    regions, states = random_board(n, seed)
+    image = render_board(regions, states, cell=48, dark=dark, gold=seed % 3 == 0)
+    reading, scaled = read_board(image), read_board(rescale(image, factor))
+    assert (scaled.n, scaled.regions, scaled.states) == (reading.n, reading.regions, reading.states)
+    assert scaled.is_certain, scaled.reasons
+    x, y = reading.centres[n - 1][n - 1]
+    sx, sy = scaled.centres[n - 1][n - 1]
+    assert abs(sx - x * factor) < 0.1 * 48 * factor and abs(sy - y * factor) < 0.1 * 48 * factor
+
+
+# --- bad input: an error that says what is missing, never a reading -----------------------------
+
+
+def _board(cell: int = 48) -> np.ndarray:
+    regions, states = random_board(8, seed=2)
+    return render_board(regions, states, cell=cell)
+
+
+@pytest.mark.parametrize(
+    ("image", "says"),
+    [
+        (np.full((400, 600, 3), 255, np.uint8), "blank"),
+        (np.random.default_rng(0).integers(0, 256, (400, 600, 3), dtype=np.uint8), "no board"),
+        (np.concatenate([_board(), _board()], axis=1), "two boards"),
+        (np.ascontiguousarray(_board()[: _board().shape[0] // 2]), "cut off"),
+        (np.ascontiguousarray(_board()[:, : _board().shape[1] * 3 // 5]), "cut off"),
+        (np.zeros((10, 10, 3), np.uint8), "no board"),
+    ],
+    ids=["blank", "noise", "two-equal-boards", "top-half", "left-part", "tiny"],
+)
+def test_bad_images_raise_board_not_found(image, says):
+    with pytest.raises(BoardNotFound, match=says):
+        read_board(image)
+
+
+def test_a_grid_with_no_regions_is_not_a_board():
+    sheet = np.full((400, 400, 3), 255, np.uint8)
+    sheet[::40] = 0
+    sheet[:, ::40] = 0
+    with pytest.raises(BoardNotFound, match="regions"):
+        read_board(sheet)
+
+
+def test_smaller_board_beside_the_main_one_is_ignored():
+    main_board, small = _board(48), _board(24)
+    canvas = np.full((main_board.shape[0], main_board.shape[1] + small.shape[1] + 40, 3), 240, np.uint8)
+    canvas[:, : main_board.shape[1]] = main_board
+    canvas[: small.shape[0], main_board.shape[1] + 40 :] = small
+    assert read_board(canvas).box[0] < main_board.shape[1] // 4
+
+
+def test_files_that_are_not_images_raise_not_an_image(tmp_path):
+    text = tmp_path / "notes.png"
+    text.write_text("not a picture")
+    for path in (text, tmp_path / "missing.png", tmp_path):
+        with pytest.raises(NotAnImage):
+            read_image(path)
+
+
+# --- the detect command -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def board_png(tmp_path):
+    regions, states = random_board(6, seed=9, marks="....xQ")
+    path = tmp_path / "board.png"
+    Image.fromarray(render_board(regions, states, cell=40)).save(path)
+    return path, regions, states
+
+
+def test_detect_json_has_the_reading(board_png, capsys):
+    path, regions, states = board_png
+    assert main(["detect", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["n"] == 6 and data["states"] == states
+    assert Puzzle.from_rows(data["regions"]).regions == Puzzle.from_region_grid(regions).regions
+    assert len(data["centres"]) == 6 and len(data["box"]) == 4 and data["confidence"] >= 0.9
+
+
+def test_detect_prints_the_puzzle_and_writes_the_debug_picture(board_png, tmp_path, capsys):
+    path, _, states = board_png
+    debug = tmp_path / "debug.png"
+    assert main(["detect", str(path), "--debug", str(debug)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# board n=6") and "\n".join(states) in out
+    picture = np.asarray(Image.open(debug))
+    assert picture.shape == np.asarray(Image.open(path)).shape
+    assert not np.array_equal(picture, np.asarray(Image.open(path)))
+
+
+def test_detect_errors_are_one_line_and_status_2(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    Image.fromarray(np.full((200, 200, 3), 250, np.uint8)).save(blank)
+    for target in (blank, tmp_path / "missing.png"):
+        assert main(["detect", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err

@@ -1,0 +1,111 @@
+"""Timings that are too slow or too machine-dependent for the tests: the perfect Queens Game
+player on 10x10 maps, N-Queens 10, Super Queen on 100x100 boards, Amazons perft and search.
+
+Each function returns plain figures; `queens-autosolve arena bench` prints them.
+
+>>> stats = superqueen_times(n=20, density=0.3, boards=3)
+>>> stats.count
+3
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from twoplayer.amazons import AmazonsGame, perft
+from twoplayer.queens_game import KaylesSolver, PerfectPlayer, QueensBoard, QueensGame
+from twoplayer.search import AlphaBeta, Limit
+from twoplayer.superqueen import SuperQueenBoard, shortest_path
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds for `count` runs of one job: mean and worst."""
+
+    label: str
+    count: int
+    mean: float
+    worst: float
+
+    def line(self) -> str:
+        mean, worst = self.mean * 1000, self.worst * 1000
+        return f"{self.label}: {self.count} runs, mean {mean:.1f} ms, worst {worst:.1f} ms"
+
+
+def _time_runs(label: str, jobs: Iterator[Callable[[], object]]) -> Timing:
+    seconds = []
+    for job in jobs:
+        start = time.perf_counter()
+        job()
+        seconds.append(time.perf_counter() - start)
+    return Timing(label, len(seconds), sum(seconds) / max(1, len(seconds)), max(seconds, default=0.0))
+
+
+def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 10, seed: int = 0) -> Timing:
+    """The perfect player's first move (the hardest one) on `boards` random maps, fresh memo each."""
+    def jobs() -> Iterator[Callable[[], object]]:
+        for index in range(boards):
+            game = QueensGame(QueensBoard.random(size, seed + index, mode))  # type: ignore[arg-type]
+            yield lambda game=game: PerfectPlayer(0).choose(game)
+
+    return _time_runs(f"queens perfect first move, {size}x{size} {mode}", jobs())
+
+
+def perfect_game_move_times(size: int = 10, mode: str = "hard", boards: int = 5, seed: int = 0) -> Timing:
+    """Every move of perfect-vs-perfect games (the memo is kept within a game, as in play)."""
+    seconds: list[float] = []
+    for index in range(boards):
+        game = QueensGame(QueensBoard.random(size, seed + index, mode))  # type: ignore[arg-type]
+        player = PerfectPlayer(0)
+        while not game.is_over():
+            start = time.perf_counter()
+            game.push(player.choose(game))
+            seconds.append(time.perf_counter() - start)
+    return Timing(f"queens perfect every move, {size}x{size} {mode}", len(seconds),
+                  sum(seconds) / len(seconds), max(seconds))
+
+
+def n_queens_time(n: int = 10) -> Timing:
+    """Solving the plain n x n board (hard mode) from the empty board."""
+    board = QueensBoard.plain(n, "hard")
+    def job() -> object:
+        return KaylesSolver(board.conflicts).is_lost(board.full)
+
+    return _time_runs(f"plain {n}-queens game solved", iter([job]))
+
+
+def superqueen_times(n: int = 100, density: float = 0.3, boards: int = 20, seed: int = 0) -> Timing:
+    """Super Queen shortest paths on random n x n boards."""
+    def jobs() -> Iterator[Callable[[], object]]:
+        for index in range(boards):
+            board = SuperQueenBoard.random(n, density, seed + index)
+            yield lambda board=board: shortest_path(board)
+
+    return _time_runs(f"super queen {n}x{n} density {density}", jobs())
+
+
+def amazons_figures() -> list[str]:
+    """Perft counts from the start and how deep one second of search gets there."""
+    game = AmazonsGame()
+    lines = []
+    for depth in (1, 2):
+        start = time.perf_counter()
+        count = perft(game, depth)
+        lines.append(f"amazons perft {depth}: {count} ({time.perf_counter() - start:.2f} s)")
+    result = AlphaBeta().search(game, Limit(time=1.0))
+    lines.append(f"amazons search from the start, 1 s: depth {result.depth}, {result.nodes} nodes, "
+                 f"best {game.move_name(result.move)}")
+    return lines
+
+
+def run_all() -> list[str]:
+    """Every figure, as printable lines."""
+    lines = [n_queens_time(10).line()]
+    for mode in ("hard", "easy"):
+        lines.append(perfect_first_move_times(10, mode, boards=10).line())
+    lines.append(superqueen_times(100, 0.3).line())
+    lines.append(superqueen_times(100, 0.5).line())
+    lines.extend(amazons_figures())
+    return lines
