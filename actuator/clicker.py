@@ -7,7 +7,6 @@ points it at the display we captured from.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from itertools import groupby
 from types import ModuleType
@@ -18,8 +17,15 @@ from actuator.plan import ClickPlan
 
 def load_pyautogui(display: str) -> ModuleType:
     """pyautogui, sending its events to X11 display `display`."""
-    os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend when first imported
-    import pyautogui
+    before = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend (and mouseinfo) on import
+    try:
+        import pyautogui
+    finally:  # leave the environment as it was: only the import needed it
+        if before is None:
+            del os.environ["DISPLAY"]
+        else:
+            os.environ["DISPLAY"] = before
 
     backend = getattr(pyautogui, "_pyautogui_x11", None)
     connection = getattr(backend, "_display", None)
@@ -63,7 +69,7 @@ def click_plan(
             raise ClickOutsideBoard(f"{click.describe()} is outside the board {plan.box}; nothing clicked")
     gui = load_pyautogui(display)
     gui.FAILSAFE = True
-    gui.PAUSE = 0.0  # our own delay below; pyautogui's default 0.1 s would make 22 clicks take 2 s
+    gui.PAUSE = 0.0  # `delay` spaces the clicks; pyautogui's default 0.1 s would make 22 clicks take 2 s
     if before_first is not None:
         before_first()
     done = 0
@@ -71,10 +77,9 @@ def click_plan(
         # A cell's clicks go together: one pointer move for both clicks of empty -> X -> queen.
         for _, group in groupby(plan, key=lambda click: click.cell):
             clicks = list(group)
+            # pyautogui sleeps `interval` after every click of the group, the last one included.
             gui.click(clicks[0].x, clicks[0].y, clicks=len(clicks), interval=delay)
             done += len(clicks)
-            if delay:
-                time.sleep(delay)
     except gui.FailSafeException:
         raise ClickAborted(
             f"stopped after {done} of {len(plan)} clicks: the mouse was moved into a screen corner "

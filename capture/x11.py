@@ -130,8 +130,9 @@ class WindowLister:
     def windows(self, title: str | None = None) -> list[WindowRecord]:
         """Records of every named top-level window, bottom to top.
 
-        Only windows whose title contains `title` (any, when None) are looked at closely; the
-        others get a title-only record (enough for the "windows on screen" list in errors).
+        Only windows whose title contains `title` (any, when None) are looked at closely (a few
+        round trips each); the others get a title-only record with an empty rect, which the
+        window chooser ignores.
         """
         records = []
         for stacking, window in enumerate(self.client_windows()):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from solver.errors import QueensError
-from solver.puzzle import Cell, Puzzle, Rule, Solution, cells_of, geometry, mask_of
+from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells
 from solver.search import count_solutions
 
@@ -41,11 +42,17 @@ def check_size(n: int, k: int = 1, rule: Rule = "touch") -> None:
     if k < 1:
         raise QueensError(f"--stars {k}: every unit needs at least one queen; use --stars 1 or more")
     if n < MIN_SIZE:
-        raise QueensError(f"--size {n}: boards smaller than {MIN_SIZE}x{MIN_SIZE} have no solution; use 4 or more")
+        raise QueensError(
+            f"--size {n}: boards smaller than {MIN_SIZE}x{MIN_SIZE} have no solution; use {MIN_SIZE} or more"
+        )
     if n > MAX_SIZE:
-        raise QueensError(f"--size {n}: boards above {MAX_SIZE}x{MAX_SIZE} are not supported; use a smaller size")
+        raise QueensError(
+            f"--size {n}: boards above {MAX_SIZE}x{MAX_SIZE} are not supported; use a smaller size"
+        )
     if rule == "diagonal" and k != 1:
-        raise QueensError(f"--stars {k} with --rule diagonal is impossible; the diagonal rule needs --stars 1")
+        raise QueensError(
+            f"--stars {k} with --rule diagonal is impossible; the diagonal rule needs --stars 1"
+        )
     if rule == "touch" and n < 4 * k:
         raise QueensError(
             f"--size {n} --stars {k}: {k} non-touching queens per row and column need a board of "
@@ -99,11 +106,12 @@ class RegionMap:
         self.k = k
         self.rule = rule
         self.geometry = geometry(self.n, rule)
-        self.masks = [0] * self.n  # one bitmask per region, kept in step with `grid`
-        for r, row in enumerate(grid):
-            for c, region in enumerate(row):
-                if region >= 0:
-                    self.masks[region] |= 1 << (r * self.n + c)
+        # Kept in step with `grid`: one bitmask per region, and the region of each cell index.
+        self.masks = [0] * self.n
+        self.owners = [region for row in grid for region in row]
+        for i, region in enumerate(self.owners):
+            if region >= 0:
+                self.masks[region] |= 1 << i
 
     def puzzle(self, name: str = "", meta: dict[str, str] | None = None) -> Puzzle:
         return Puzzle.from_region_grid(self.grid, k=self.k, rule=self.rule, name=name, meta=meta)
@@ -131,6 +139,7 @@ class RegionMap:
         if region >= 0:
             self.masks[region] |= bit
         self.grid[cell[0]][cell[1]] = region
+        self.owners[cell[0] * self.n + cell[1]] = region
 
     def rival_through(self, cell: Cell, region: int) -> int:
         """A solution (queen mask) with a queen on `cell` if `cell` belonged to `region`;
@@ -138,12 +147,13 @@ class RegionMap:
 
         Any solution that a move creates uses the moved cell, so 0 means the move adds none.
         """
-        n, geo = self.n, self.geometry
-        bit = 1 << (cell[0] * n + cell[1])
+        index = cell[0] * self.n + cell[1]
+        bit = 1 << index
         masks = [mask & ~bit for mask in self.masks]
         masks[region] |= bit
-        search = Enumerator(n, self.k, geo.rows + geo.cols + tuple(masks), geo.neighbours)
-        found = search.solutions(sum(masks), bit, limit=1)
+        owners = self.owners[:]
+        owners[index] = region
+        found = Enumerator(self.geometry, self.k, masks, owners).solutions(bit, limit=1)
         return found[0] if found else 0
 
 
@@ -229,7 +239,9 @@ def grow_without_rivals(board: RegionMap, intended: Sequence[Cell], rng: random.
     _assign_leftovers(board, rng)
 
 
-def _evict_rivals(board: RegionMap, cell: Cell, region: int, keep: set[Cell], rng: random.Random) -> list[Cell]:
+def _evict_rivals(
+    board: RegionMap, cell: Cell, region: int, keep: set[Cell], rng: random.Random
+) -> list[Cell]:
     """Unassign rival queens until `cell` could join `region` without a rival, or until a rival
     has no queen that can leave its region; returns the evicted cells."""
     evicted: list[Cell] = []
@@ -301,18 +313,18 @@ def make_unique(
 def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -> list[Solution]:
     """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order."""
     n = puzzle.n
-    search = Enumerator(n, puzzle.k, puzzle.units, puzzle.geometry.neighbours)
-    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, n), limit, mask_of(intended, n))
+    found = _enumerator(puzzle).solutions(mask_of(puzzle.given, n), limit, mask_of(intended, n))
     return [Solution.of(cells_of(queens, n)) for queens in found]
 
 
 def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], rng: random.Random) -> bool:
-    """Move a queen cell of the rivals (never an intended queen) into a neighbouring region.
+    """Move a queen cell of the rivals (never an intended queen) out of its region.
 
-    Every rival with a queen on the moved cell then has k-1 queens in the old region, so the
-    cell most rivals use goes first. Moves that open no new solution are preferred (a new
-    solution would need a queen on the moved cell, so one forced search tells); failing
-    those, any legal move. False when every rival queen is inside its region or holds it together.
+    Every rival with a queen on a moved cell then has fewer than k queens in the old region, so
+    the cells most rivals use go first. A cell deep inside its region leaves with a path to the
+    nearest border, and pieces of the region that the move cuts off leave with it (`carve`).
+    Moves that open no new solution are preferred; failing those, the first legal move.
+    False when no rival queen can leave its region.
     """
     uses: dict[Cell, int] = {}
     for rival in rivals:
@@ -320,20 +332,74 @@ def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], 
             if cell not in keep:
                 uses[cell] = uses.get(cell, 0) + 1
     cells = sorted(uses, key=lambda cell: (-uses[cell], rng.random()))
-    moves = []
+    first: tuple[list[Cell], int] | None = None
     for cell in cells:
-        if board.can_give_away(cell):
-            targets = board.bordering_regions(cell)
-            rng.shuffle(targets)
-            moves.extend((cell, region) for region in targets)
-    for cell, region in moves:
-        if not board.rival_through(cell, region):
-            board.move(cell, region)
-            return True
-    if moves:
-        board.move(*moves[0])
-        return True
-    return False
+        for moved, region in carve(board, cell, keep, rng):
+            old = board.region_at(cell)
+            for here in moved:
+                board.move(here, region)
+            if not any(board.rival_through(here, region) for here in moved):
+                return True
+            for here in moved:
+                board.move(here, old)
+            first = first or (moved, region)
+    if first is None:
+        return False
+    for here in first[0]:
+        board.move(here, first[1])
+    return True
+
+
+def carve(board: RegionMap, cell: Cell, keep: set[Cell], rng: random.Random) -> list[tuple[list[Cell], int]]:
+    """Ways to take `cell` out of its region A: (cells to move, region they join).
+
+    The cells are a shortest path inside A from `cell` to a cell on A's border (avoiding
+    intended queens), plus any part of A that would lose touch with A's intended queens.
+    """
+    n = board.n
+    region = board.region_at(cell)
+    area = set(cells_of(board.masks[region], n))
+    anchors = [q for q in keep if q in area]
+    came_from: dict[Cell, Cell | None] = {cell: None}
+    queue = [cell]
+    ways: list[tuple[list[Cell], int]] = []
+    for here in queue:
+        targets = board.bordering_regions(here)
+        if targets:
+            path = []
+            at: Cell | None = here
+            while at is not None:
+                path.append(at)
+                at = came_from[at]
+            moved = _with_orphans(path, area, anchors)
+            if moved is not None:
+                rng.shuffle(targets)
+                ways.extend((moved, target) for target in targets)
+            if len(ways) >= 4:
+                break
+        for near in _steps_from(n, here):
+            if near in area and near not in came_from and near not in keep:
+                came_from[near] = here
+                queue.append(near)
+    return ways
+
+
+def _with_orphans(path: list[Cell], area: set[Cell], anchors: list[Cell]) -> list[Cell] | None:
+    """`path` plus the parts of `area` cut off from the anchors by removing it; None when the
+    anchors themselves end up apart."""
+    rest = area - set(path)
+    reached = {anchors[0]}
+    stack = [anchors[0]]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in _STEPS:
+            near = (r + dr, c + dc)
+            if near in rest and near not in reached:
+                reached.add(near)
+                stack.append(near)
+    if any(anchor not in reached for anchor in anchors):
+        return None
+    return path + sorted(rest - reached)
 
 
 def nudge_border(board: RegionMap, keep: set[Cell], rng: random.Random) -> None:
@@ -348,48 +414,55 @@ def nudge_border(board: RegionMap, keep: set[Cell], rng: random.Random) -> None:
 
 
 def find_solutions(puzzle: Puzzle, limit: int = 2) -> list[Solution]:
-    """Up to `limit` solutions of `puzzle`, always in the same order for the same puzzle.
-
-    A deliberately small search on cell bitmasks: repeatedly fill every unit that has exactly
-    as many candidate cells as queens still missing; then take the unit with the fewest
-    candidates and branch on its first cell (queen there, or not).
-    """
-    search = Enumerator(puzzle.n, puzzle.k, puzzle.units, puzzle.geometry.neighbours)
-    found = search.solutions(puzzle.geometry.full, mask_of(puzzle.given, puzzle.n), limit)
+    """Up to `limit` solutions of `puzzle`, always in the same order for the same puzzle."""
+    found = _enumerator(puzzle).solutions(mask_of(puzzle.given, puzzle.n), limit)
     return [Solution.of(cells_of(queens, puzzle.n)) for queens in found]
 
 
-class Enumerator:
-    """Solutions of a (possibly partial) region map given as masks.
+def _enumerator(puzzle: Puzzle) -> Enumerator:
+    region_of = [region for row in puzzle.regions for region in row]
+    return Enumerator(puzzle.geometry, puzzle.k, puzzle.region_masks, region_of)
 
-    `units` are the rows, the columns, then the regions; `allowed` is the mask of cells that may
-    hold a queen (a partial map leaves its unassigned cells out), `given` the queens placed first.
+
+class Enumerator:
+    """Solutions of a (possibly partial) region map, as queen masks.
+
+    `regions` holds one mask per region and `region_of[i]` the region of cell index i (-1 for a
+    cell no region owns; such cells never hold a queen). Placing a queen clears the cells it
+    attacks and the rest of every unit it fills; a unit with exactly as many candidates as
+    queens missing gets them all; otherwise the unit with the fewest candidates is split on its
+    first cell (queen there, or not).
     """
 
-    def __init__(self, n: int, k: int, units: Sequence[int], neighbours: Sequence[int]) -> None:
-        self.n, self.k = n, k
-        self.units = list(units)
-        self.neighbours = neighbours
+    def __init__(self, geo: Geometry, k: int, regions: Sequence[int], region_of: Sequence[int]) -> None:
+        self.n, self.k = geo.n, k
+        self.units = list(geo.rows + geo.cols) + list(regions)
+        self.region_of = region_of
+        self.neighbours = geo.neighbours
+        self.lines = _line_kills(geo.n, geo.rule) if k == 1 else geo.neighbours
         self.limit, self.skip = 0, -1
         self.found: list[int] = []
         self.nodes = 0
 
-    def solutions(self, allowed: int, given: int = 0, limit: int = 2, skip: int = -1) -> list[int]:
-        """Up to `limit` solutions as queen masks, leaving out the solution `skip`."""
+    def solutions(self, given: int = 0, limit: int = 2, skip: int = -1) -> list[int]:
+        """Up to `limit` solutions, leaving out the solution `skip`; `given` queens come first."""
         self.limit, self.skip, self.found = limit, skip, []
-        cand, placed = self.place_all(given, allowed, 0)
-        self.search(cand, placed)
+        allowed = sum(self.units[2 * self.n:])
+        self.search(*self.place_all(given, allowed, 0))
         return self.found
 
     def place(self, i: int, cand: int, placed: int) -> tuple[int, int]:
-        """Put a queen on cell index i: it and its attacked cells leave the candidates, and so do
-        the other cells of any unit that is now full."""
+        """Put a queen on cell index i."""
+        n, units = self.n, self.units
         bit = 1 << i
+        region = 2 * n + self.region_of[i]
+        if self.k == 1:  # one queen fills its row, column and region at once
+            return cand & ~(self.lines[i] | units[region]), placed | bit
         placed |= bit
         cand &= ~(bit | self.neighbours[i])
-        for unit in self.units:
-            if unit & bit and (placed & unit).bit_count() == self.k:
-                cand &= ~unit
+        for u in (i // n, n + i % n, region):
+            if (placed & units[u]).bit_count() == self.k:
+                cand &= ~units[u]
         return cand, placed
 
     def place_all(self, cells: int, cand: int, placed: int) -> tuple[int, int | None]:
@@ -402,13 +475,32 @@ class Enumerator:
             cells ^= low
         return cand, placed
 
+    def point(self, cand: int) -> int:
+        """For k=1: a region whose candidates all lie in one row (or column) takes that line's
+        queen, so the line's other cells go; likewise a line whose candidates lie in one region."""
+        n, units = self.n, self.units
+        for u in range(2 * n, 3 * n):
+            free = cand & units[u]
+            if not free:
+                continue
+            i = free.bit_length() - 1
+            for line in (units[i // n], units[n + i % n]):
+                if not free & ~line and cand & line & ~free:
+                    cand &= ~line | free
+        for u in range(2 * n):
+            free = cand & units[u]
+            if free:
+                region = units[2 * n + self.region_of[free.bit_length() - 1]]
+                if not free & ~region and cand & region & ~free:
+                    cand &= ~region | free
+        return cand
+
     def search(self, cand: int, placed: int | None) -> None:
-        if len(self.found) >= self.limit:
+        if placed is None or len(self.found) >= self.limit:
             return
         self.nodes += 1
-        branch = 0  # the candidates of the unit to branch on; 0 once every unit is full
         k = self.k
-        while placed is not None:
+        while True:
             branch, best_count, forced = 0, 1 << 30, 0
             for unit in self.units:
                 need = k - (placed & unit).bit_count()
@@ -416,18 +508,22 @@ class Enumerator:
                     continue
                 free = cand & unit
                 count = free.bit_count()
-                if count <= need:
-                    if count < need:
-                        return
-                    forced = free
-                    break
-                if count < best_count:
+                if count < need:
+                    return
+                if count == need:
+                    forced |= free
+                elif count < best_count:
                     branch, best_count = free, count
             if not forced:
+                if k == 1:
+                    narrowed = self.point(cand)
+                    if narrowed != cand:
+                        cand = narrowed
+                        continue
                 break
             cand, placed = self.place_all(forced, cand, placed)
-        if placed is None:
-            return
+            if placed is None:
+                return
         if not branch:
             if placed != self.skip:
                 self.found.append(placed)
@@ -435,6 +531,13 @@ class Enumerator:
         low = branch & -branch
         self.search(*self.place(low.bit_length() - 1, cand, placed))
         self.search(cand & ~low, placed)
+
+
+@lru_cache(maxsize=16)
+def _line_kills(n: int, rule: Rule) -> tuple[int, ...]:
+    """For k=1: the cells a queen on cell i rules out apart from its region (row, column, attacks)."""
+    geo = geometry(n, rule)
+    return tuple(geo.rows[i // n] | geo.cols[i % n] | geo.neighbours[i] | 1 << i for i in range(n * n))
 
 
 def generate_many(

@@ -51,6 +51,8 @@ class Board:
     # (a unit is cleared when it fills up).
     kill: tuple[int, ...]
     neighbours: tuple[int, ...]
+    # For k>1, cell_units[i]: the row, column and region of cell i
+    cell_units: tuple[tuple[int, int, int], ...]
     rows: tuple[int, ...]
     cols: tuple[int, ...]
     regions: tuple[int, ...]
@@ -60,15 +62,21 @@ class Board:
     # For k>1, band_cells[0][a][p]: cells (a, p) and (a+1, p), the column p of the band of rows a
     # and a+1; band_cells[1][a][p] the same across columns a and a+1. A 0 ends each.
     band_cells: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    # band_masks[0][a]: rows a and a+1; band_masks[1][a]: columns a and a+1
+    band_masks: tuple[tuple[int, ...], tuple[int, ...]]
     # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
     # side by side (the greedy count of `_greedy_count`), looked up instead of counted.
     fit: tuple[int, ...] | None
-    # windows[p]: the n-bit set of positions p-1, p, p+1 (a queen's reach into a next line)
-    windows: tuple[int, ...]
     # A cache: block mask -> the cells that touch all of it (blocks recur all through a search).
     touching_all: dict[int, int] = field(default_factory=dict)
     # A cache for eliminate_attackers (k>1): live cells of a unit and its spare -> crowded cells.
     crowding: dict[int, int] = field(default_factory=dict)
+    # Caches for the 2x2 covers (k>1): a region's live cells -> its greedy cover; a band's live
+    # cells, projection and direction -> its blocks (see _band_blocks).
+    covers: dict[int, list[int]] = field(default_factory=dict)
+    line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)  # see _pin_line
+    region_spans: dict[int, int] = field(default_factory=dict)  # see _rows_and_cols
+    band_covers: dict[int, list[int] | None] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -102,13 +110,19 @@ def board_of(puzzle: Puzzle) -> Board:
         units=rows + cols + regions,
         kill=kill,
         neighbours=neighbours,
+        cell_units=tuple(
+            (rows[i // n], cols[i % n], regions[puzzle.regions[i // n][i % n]]) for i in range(n * n)
+        ) if k > 1 else (),
         rows=rows,
         cols=cols,
         regions=regions,
         squares=_squares(n) if k > 1 else ((), ()),
         band_cells=_band_cells(n) if k > 1 else ((), ()),
+        band_masks=(
+            tuple(rows[a] | rows[a + 1] for a in range(n - 1)),
+            tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
+        ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
-        windows=tuple((7 << p >> 1) & ((1 << n) - 1) for p in range(n)),
     )
 
 
@@ -145,14 +159,20 @@ def _squares(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def place(board: Board, cand: int, queens: int, mask: int) -> State | None:
-    """Put queens on every cell of `mask`; None when one of them is no longer a candidate."""
-    kill = board.kill
+    """Put queens on every cell of `mask`; None when one of them is no longer a candidate.
+    A unit that fills up loses its other candidates at once (for k=1 `kill` does that)."""
+    kill, k = board.kill, board.k
     while mask:
         low = mask & -mask
         if not cand & low:
             return None
         queens |= low
-        cand &= ~kill[low.bit_length() - 1]
+        i = low.bit_length() - 1
+        cand &= ~kill[i]
+        if k > 1:
+            for unit in board.cell_units[i]:
+                if (unit & queens).bit_count() == k:
+                    cand &= ~unit
         mask ^= low
     return cand, queens
 
@@ -162,8 +182,8 @@ def place(board: Board, cand: int, queens: int, mask: int) -> State | None:
 
 def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
     """Singles: a unit with exactly as many candidates as it still needs gets them all as queens;
-    a full unit loses its remaining candidates; a unit with too few candidates is a contradiction.
-    Repeats until no unit changes."""
+    a unit with too few candidates is a contradiction. Repeats until no unit changes. (A unit
+    that fills up loses its other candidates in `place`.)"""
     units, k = board.units, board.k
     changed = True
     while changed:
@@ -177,16 +197,12 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
                     continue
                 need = 1
             else:
+                # place() empties full units, so a unit only needs looking at when its queens
+                # and candidates together are down to k
+                total = (unit & (cand | queens)).bit_count()
+                if total > k or (total == k and not live):
+                    continue
                 need = k - (unit & queens).bit_count()
-                if need <= 0:
-                    if need < 0:
-                        return _contradiction(board, f"{board.puzzle.unit_name(u)} has too many queens", log)
-                    if live:
-                        cand &= ~unit
-                        changed = True
-                    continue
-                if live.bit_count() > need:
-                    continue
             if live.bit_count() < need:
                 return _contradiction(board, _short(board, u, live, need), log)
             if log is not None:
@@ -295,23 +311,17 @@ def confine(board: Board, cand: int, queens: int, log: list[Step] | None) -> Sta
     n = board.n
     regions = board.regions
     row_bits = (1 << n) - 1
-    region_live = [live & region for region in regions]
-    # lines_of[g]: the rows (columns) where region g still has a cell, as an n-bit set
+    spans = board.region_spans
+    # region_rows[g] / region_cols[g]: the rows / columns where region g still has a cell
     region_rows = []
     region_cols = []
-    for m in region_live:
-        rows_set = 0
-        cols_set = 0
-        r = 0
-        while m:
-            part = m & row_bits
-            if part:
-                rows_set |= 1 << r
-                cols_set |= part
-            m >>= n
-            r += 1
-        region_rows.append(rows_set)
-        region_cols.append(cols_set)
+    for region in regions:
+        m = live & region
+        both = spans.get(m)
+        if both is None:
+            both = spans[m] = _rows_and_cols(m, n)
+        region_rows.append(both >> n)
+        region_cols.append(both & row_bits)
     directions = ((board.rows, region_rows, "rows"), (board.cols, region_cols, "columns"))
     for lines, region_lines, word in directions:
         state = _confine_regions_to_lines(board, cand, queens, lines, region_lines, word, log)
@@ -333,6 +343,21 @@ def _spans(sets: list[int], n: int) -> set[int]:
     spans.discard(0)
     spans.discard((1 << n) - 1)
     return spans
+
+
+def _rows_and_cols(m: int, n: int) -> int:
+    """The rows that cells of m lie in (as an n-bit set, shifted up by n) and their columns."""
+    row_bits = (1 << n) - 1
+    rows_set = cols_set = 0
+    r = 0
+    while m:
+        part = m & row_bits
+        if part:
+            rows_set |= 1 << r
+            cols_set |= part
+        m >>= n
+        r += 1
+    return rows_set << n | cols_set
 
 
 def _transpose(sets: list[int], n: int) -> list[int]:
@@ -507,9 +532,10 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
     full = (1 << n) - 1
     live = cand | queens
     row_live = [live >> (r * n) & full for r in range(n)]
-    for horizontal, lines, band_cells in (
-        (True, row_live, board.band_cells[0]),
-        (False, _transpose(row_live, n), board.band_cells[1]),
+    band_covers = board.band_covers
+    for horizontal, lines, band_cells, masks in (
+        (True, row_live, board.band_cells[0], board.band_masks[0]),
+        (False, _transpose(row_live, n), board.band_cells[1], board.band_masks[1]),
     ):
         for a in range(n):
             if (fit[lines[a]] if fit else _greedy_count(lines[a], k + 1)) <= k:
@@ -521,7 +547,10 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
             band = lines[a] | lines[a + 1]
             if (fit[band] if fit else _greedy_count(band, 2 * k + 1)) > 2 * k:
                 continue
-            blocks = _band_blocks(band, 2 * k, band_cells[a], cand | queens)
+            key = (((cand | queens) & masks[a]) << n | band) << 1 | horizontal
+            blocks = band_covers.get(key, False)
+            if blocks is False:
+                blocks = band_covers[key] = _band_blocks(band, 2 * k, band_cells[a], cand | queens)
             if blocks is None:
                 what = _band_text(a, horizontal)
                 return _contradiction(board, f"{what} fit fewer than {2 * k} queens", log)
@@ -533,97 +562,6 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
                 return None
             cand, queens = state
     return cand, queens
-
-
-def eliminate_squeezers(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
-    """For k>1: a queen takes the three cells next to it in each neighbouring line. When a line
-    (or a band of two lines) that only just fits its queens would then fit too few (counted as
-    in `count_blocks`), the candidate goes; likewise a candidate inside the line or band whose
-    queen would leave too little room for the others."""
-    n, k = board.n, board.k
-    fit = board.fit
-    windows = board.windows
-    full = (1 << n) - 1
-    live = cand | queens
-    row_live = [live >> (r * n) & full for r in range(n)]
-
-    def fits(m: int) -> int:
-        return fit[m] if fit else _greedy_count(m, 2 * k + 1)
-
-    for horizontal, lines in ((True, row_live), (False, _transpose(row_live, n))):
-        drop = [0] * n  # per line, the positions to remove
-        reasons: list[tuple[int, int, str]] = []  # (line, positions, why) for explanations
-        for a in range(n):
-            line = lines[a]
-            if fits(line) > k + 1:
-                continue  # a queen takes at most 2 of a line's non-touching places
-            hit = own = 0
-            for p in range(n):
-                rest = fits(line & ~windows[p])
-                if rest < k:
-                    hit |= 1 << p
-                    if rest < k - 1:
-                        own |= 1 << p
-            for b, bits in ((a - 1, hit), (a + 1, hit), (a, own & line)):
-                if bits and 0 <= b < n:
-                    drop[b] |= bits
-                    if log is not None:
-                        reasons.append((b, bits, _line_name(a, horizontal)))
-        for a in range(n - 1):
-            first, second = lines[a], lines[a + 1]
-            if fits(first | second) > 2 * k + 1:
-                continue
-            above = below = own = 0
-            for p in range(n):
-                gap = ~windows[p]
-                if fits((first & gap) | second) < 2 * k:
-                    above |= 1 << p
-                if fits(first | (second & gap)) < 2 * k:
-                    below |= 1 << p
-                if fits((first | second) & gap) < 2 * k - 1:
-                    own |= 1 << p
-            for b, bits in ((a - 1, above), (a + 2, below), (a, own), (a + 1, own)):
-                if bits and 0 <= b < n:
-                    drop[b] |= bits
-                    if log is not None:
-                        reasons.append((b, bits, _band_text(a, horizontal)))
-        mask = 0
-        for b, bits in enumerate(drop):
-            mask |= _line_cells(n, b, bits, horizontal)
-        mask &= cand
-        if not mask:
-            continue
-        if log is not None:
-            for b, bits, why in reasons:
-                cells = _line_cells(n, b, bits, horizontal) & cand
-                if cells:
-                    log.append(
-                        Step(
-                            f"a queen on {board.names(cells)} would leave {why} too little room for its "
-                            f"queens: remove {'them' if cells & (cells - 1) else 'it'}",
-                            board.cells(cells),
-                            kind="squeeze",
-                        )
-                    )
-                    cand &= ~cells
-        cand &= ~mask
-    return cand, queens
-
-
-def _line_cells(n: int, line: int, bits: int, horizontal: bool) -> int:
-    """The cells of row (or column) `line` at the positions set in the n-bit `bits`."""
-    if horizontal:
-        return bits << (line * n)
-    mask = 0
-    while bits:
-        low = bits & -bits
-        mask |= 1 << ((low.bit_length() - 1) * n + line)
-        bits ^= low
-    return mask
-
-
-def _line_name(a: int, horizontal: bool) -> str:
-    return f"{'row' if horizontal else 'column'} {a + 1}"
 
 
 def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
@@ -645,20 +583,29 @@ def _cover(
 ) -> State | None:
     """The 2x2 block cover of one group of cells that holds exactly k queens."""
     k = board.k
-    right, left = board.squares
-    x = (cand | queens) & group
-    blocks = []
-    while x and len(blocks) <= k:
-        i = (x & -x).bit_length() - 1
-        a, b = x & right[i], x & left[i]
-        block = a if a.bit_count() >= b.bit_count() else b
-        blocks.append(block)
-        x ^= block
+    live = (cand | queens) & group
+    blocks = board.covers.get(live)
+    if blocks is None:
+        blocks = board.covers[live] = _greedy_cover(board, live)
     if len(blocks) > k:
         return cand, queens
     if len(blocks) < k:
         return _contradiction(board, f"{about()} but only {len(blocks)} fit", log)
     return _settle_blocks(board, cand, queens, blocks, about, k, log)
+
+
+def _greedy_cover(board: Board, live: int) -> list[int]:
+    """Disjoint 2x2-square pieces covering `live`, greedily in reading order (stopping at k+1)."""
+    k = board.k
+    right, left = board.squares
+    blocks = []
+    while live and len(blocks) <= k:
+        i = (live & -live).bit_length() - 1
+        a, b = live & right[i], live & left[i]
+        block = a if a.bit_count() >= b.bit_count() else b
+        blocks.append(block)
+        live ^= block
+    return blocks
 
 
 def _settle_blocks(
@@ -756,23 +703,23 @@ def _fit_line(
     board: Board, cand: int, queens: int, line: int, a: int, horizontal: bool, log: list[Step] | None
 ) -> State | None:
     k, n = board.k, board.n
-    low, high = _greedy_low(line), _greedy_high(line)
-    name = f"{'row' if horizontal else 'column'} {a + 1}"
-    if len(low) < k:
+    pinned = board.line_fits.get(line)
+    if pinned is None:
+        pinned = board.line_fits[line] = _pin_line(line, k)
+    if pinned[0] < 0:
+        name = f"{'row' if horizontal else 'column'} {a + 1}"
         return _contradiction(board, f"{name} fits fewer than {k} queens apart", log)
-    allowed = 0
-    forced = 0
-    for lo, hi in zip(low, high):
-        allowed |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-        if lo == hi:
-            forced |= _bit(n, a, lo, horizontal)
-    drop = 0
-    for pos in _bits(line & ~allowed):
+    outside, forced_at = pinned
+    drop = forced = 0
+    for pos in _bits(outside):
         drop |= _bit(n, a, pos, horizontal)
+    for pos in _bits(forced_at):
+        forced |= _bit(n, a, pos, horizontal)
     drop &= cand
     forced &= cand
     if not (drop or forced):
         return cand, queens
+    name = f"{'row' if horizontal else 'column'} {a + 1}"
     if log is not None:
         what = []
         if forced:
@@ -788,6 +735,21 @@ def _fit_line(
         )
     cand &= ~drop
     return place(board, cand, queens, forced) or _contradiction(board, f"{name}: forced queens touch", log)
+
+
+def _pin_line(line: int, k: int) -> tuple[int, int]:
+    """For a line whose live positions fit at most k queens: the positions no queen can take and
+    the positions a queen must take; (-1, 0) when fewer than k fit. The i-th queen from the left
+    lies between the i-th greedy pick from the left and the i-th from the right."""
+    low, high = _greedy_low(line), _greedy_high(line)
+    if len(low) < k:
+        return -1, 0
+    allowed = forced = 0
+    for lo, hi in zip(low, high):
+        allowed |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+        if lo == hi:
+            forced |= 1 << lo
+    return line & ~allowed, forced
 
 
 def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> list[int] | None:
@@ -819,7 +781,7 @@ def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> lis
 
 
 RULES = (settle_units, eliminate_attackers, confine)
-RULES_MANY = (settle_units, cover_regions, eliminate_attackers, count_blocks, eliminate_squeezers, confine)
+RULES_MANY = (settle_units, cover_regions, eliminate_attackers, count_blocks, confine)
 
 
 def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = None) -> State | None:

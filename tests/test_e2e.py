@@ -53,6 +53,14 @@ def test_solves_each_size_on_the_page(n, browser, xvfb):  # noqa: F811
     print(f"{n}x{n}: window found -> last click {result.to_last_click * 1000:.0f} ms; {result.timings}")
 
 
+def test_delay_spaces_the_clicks_out(browser, xvfb):  # noqa: F811
+    puzzle = puzzle_of(5, 7)
+    with practice_page(browser, puzzle) as server:
+        result, state = solve_on_page(xvfb.display, server, delay=0.05)
+    assert_solved(result, state, puzzle)
+    assert result.timings["click"] >= 10 * 0.05  # 10 clicks, each followed by the delay
+
+
 def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):  # noqa: F811
     puzzle = puzzle_of(8, 1)
     answer = set(search(puzzle).solution.queens)
@@ -115,7 +123,7 @@ def test_hidpi_device_scale_factor_1_5(xvfb):  # noqa: F811
     assert result.frame.left >= 600  # the clicks were mapped into a window away from the origin
 
 
-def test_cli_run_json_solves_the_page_within_a_second(browser, xvfb):  # noqa: F811
+def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb):  # noqa: F811
     puzzle = puzzle_of(11, 6)
     with practice_page(browser, puzzle) as server:
         start = time.perf_counter()

@@ -47,7 +47,8 @@ class Limit:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search found: the best move, its score, the last depth completed, nodes visited."""
+    """What a search found: the best move, its score, the last depth completed (the move may
+    come from a deeper iteration cut short), nodes visited."""
 
     move: Any
     score: float
@@ -120,7 +121,7 @@ class AlphaBeta:
                     # The moves searched to this depth so far include last iteration's best
                     # (searched first), so the best of them is at least as well founded.
                     score, move = self._partial
-                    best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
+                    best = SearchResult(move, score, depth - 1, self.nodes, time.perf_counter() - start)
                 break
             best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
             if abs(score) >= PROVEN:

@@ -78,7 +78,7 @@ LOCAL_DARK = 14  # levels darker than the lightest pixel within two: a line, eve
 DARK = 100  # luma below this is a line or a dark page whatever surrounds it
 
 
-def light_mask(shades: Shades) -> np.ndarray:
+def light_mask(shades: Shades, stripes: bool = False) -> np.ndarray:
     """Pixels that are neither grid lines nor marks: not darker than their surroundings, not dark.
 
     The local test (how much darker a pixel is than the lightest pixel within two) catches thin
@@ -87,7 +87,8 @@ def light_mask(shades: Shades) -> np.ndarray:
     exact at the edges of cells, but costs twice as much and changes nothing that matters.)
     """
     line = cv2.compare(shades.local_dark, LOCAL_DARK, cv2.CMP_GE)
-    line = cv2.bitwise_and(line, cv2.bitwise_not(shades.stripes))  # red conflict stripes are not
+    if stripes:  # red conflict stripes are not lines
+        line = cv2.bitwise_and(line, cv2.bitwise_not(shades.stripes))
     return cv2.bitwise_and(cv2.bitwise_not(line), cv2.compare(shades.gray, DARK, cv2.CMP_GT))
 
 
@@ -302,14 +303,15 @@ def main_board(blobs: Blobs) -> np.ndarray:
     return groups[best]
 
 
-def locate(shades: Shades) -> Lattice:
-    """The main board's lattice in full-image pixel coordinates.
+def locate(shades: Shades, stripes: bool = False) -> Lattice:
+    """The main board's lattice in full-image pixel coordinates; with `stripes`, red conflict
+    stripes are first taken out of the grid lines (costs a few milliseconds).
 
     Large images are searched at reduced size (speed), then the board is re-fitted on a
     full-resolution crop around what the search found (accuracy).
     """
     h, w = shades.shape
-    mask = light_mask(shades)
+    mask = light_mask(shades, stripes)
     scale = min(1.0, SEARCH_SIDE / max(h, w))
     if scale >= 0.999:
         blobs = find_blobs(mask)

@@ -14,9 +14,9 @@ from PIL import Image, UnidentifiedImageError
 from vision.locate import Lattice, locate
 from vision.reading import BoardNotFound, BoardReading, NotAnImage
 from vision.regions import read_regions
-from vision.sample import sample_board
-from vision.shades import shades_of, without_stripes
-from vision.states import read_states, striped_cells
+from vision.sample import BoardSamples, sample_board
+from vision.shades import Shades, shades_of, without_stripes
+from vision.states import read_states
 
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
@@ -60,11 +60,10 @@ def read_board(image: np.ndarray) -> BoardReading:
     shades = shades_of(rgb)
     if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
-    lattice = locate(shades)
-    striped = striped_cells(shades.stripes, lattice)
+    lattice, samples, striped = _locate_and_sample(shades)
     if striped:
         shades = without_stripes(shades, [_cell_rect(lattice, cell) for cell in striped])
-    samples = sample_board(shades.rgb, shades, lattice)
+        samples = sample_board(shades.rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
     states = read_states(shades.rgb, lattice, samples.rgb)
     reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)
@@ -86,6 +85,28 @@ def read_board(image: np.ndarray) -> BoardReading:
         reasons=tuple(reasons),
         solved_look=states.solved_look,
     )
+
+
+def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tuple[int, int]]]:
+    """The main board, its measurements and its cells under red conflict stripes.
+
+    Stripes can cut cells up so that the board is missed or mis-fitted; then it is located again
+    with the stripes taken out of the grid lines (only then: finding them costs time).
+    """
+    try:
+        lattice = locate(shades)
+    except BoardNotFound as first:
+        try:
+            lattice = locate(shades, stripes=True)
+        except BoardNotFound:
+            raise first from None
+    else:
+        samples = sample_board(shades.rgb, shades, lattice)
+        if not samples.striped():
+            return lattice, samples, []
+        lattice = locate(shades, stripes=True)
+    samples = sample_board(shades.rgb, shades, lattice)
+    return lattice, samples, samples.striped()
 
 
 def _cell_rect(lattice: Lattice, cell: tuple[int, int]) -> tuple[int, int, int, int]:

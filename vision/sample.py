@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.locate import Lattice
-from vision.shades import Shades
+from vision.shades import STRIPE_MAX_GREEN_BLUE, STRIPE_MIN_RED, STRIPE_REDNESS, Shades
 
 # Where a cell's colour is sampled, as fractions of its light span from the centre: near the
 # corners, outside the crown (about 55% of the cell), the locked-queen disc (70%) and the border.
@@ -27,8 +27,8 @@ COLOUR_POINTS = np.array([
 # How far into each cell a border profile reaches, as a fraction of the light span: past any
 # border, short of any crown.
 PROFILE_REACH = 0.38
-ALONG = (-0.25, 0.0, 0.25)
-RED_GUARD = 3.0  # positions along a boundary where it is measured (median of them)
+ALONG = (-0.25, 0.0, 0.25)  # positions along a boundary where it is measured (median of them)
+STRIPED_POINTS = 2  # colour sample points on red stripes that show a cell in conflict
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,15 @@ class BoardSamples:
     ink_right: np.ndarray  # (n, n-1): ink between (r, c) and (r, c+1)
     ink_down: np.ndarray  # (n-1, n): ink between (r, c) and (r+1, c)
     line_level: float  # luma of the lines (what full ink looks like)
+    stripe_points: np.ndarray  # (n, n): colour sample points that fell on red conflict stripes
+
+    def striped(self) -> list[tuple[int, int]]:
+        """Cells under red conflict stripes."""
+        return [(int(r), int(c)) for r, c in np.argwhere(self.stripe_points >= STRIPED_POINTS)]
 
 
-def cell_colours(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """Median colour of each cell's sample points: robust to JPEG noise and to the thin stripes a
-    page paints over cells in conflict (they cover under a quarter of the points)."""
+def cell_points(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """The colour at each cell's sample points, (n, n, points, 3) float."""
     span_x = (lattice.right - lattice.left)[None, :, None]
     span_y = (lattice.bottom - lattice.top)[:, None, None]
     px = lattice.xs[None, :, None] + COLOUR_POINTS[None, None, :, 0] * span_x
@@ -53,7 +57,22 @@ def cell_colours(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
     h, w = rgb.shape[:2]
     xi = np.clip(np.rint(px).astype(int), 0, w - 1)
     yi = np.clip(np.rint(py).astype(int), 0, h - 1)
-    return np.median(rgb[yi, xi].astype(np.float64), axis=2)
+    return rgb[yi, xi].astype(np.float64)
+
+
+def stripe_points(points: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """How many of each cell's sample points lie on a red conflict stripe: stripe-coloured, far
+    from the cell's colour, and keeping (almost) its red, which no line or mark does."""
+    red, green, blue = points[..., 0], points[..., 1], points[..., 2]
+    green_blue = np.maximum(green, blue)
+    on_stripe = (
+        (red >= STRIPE_MIN_RED)
+        & (green_blue <= STRIPE_MAX_GREEN_BLUE)
+        & (red - green_blue >= STRIPE_REDNESS)
+        & (red >= 0.85 * colours[:, :, None, 0])
+        & (np.linalg.norm(points - colours[:, :, None, :], axis=-1) > 30)
+    )
+    return on_stripe.sum(axis=2)
 
 
 def to_lab(colours: np.ndarray) -> np.ndarray:
@@ -128,6 +147,10 @@ def boundary_ink(
 
 def sample_board(rgb: np.ndarray, shades: Shades, lattice: Lattice) -> BoardSamples:
     """All measurements the region and state readers need."""
-    colours = cell_colours(rgb, lattice)
+    points = cell_points(rgb, lattice)
+    # the median: robust to JPEG noise and to red stripes (under a quarter of the points)
+    colours = np.median(points, axis=2)
     ink_right, ink_down, line_level = boundary_ink(shades, lattice, colours)
-    return BoardSamples(colours, to_lab(colours), ink_right, ink_down, line_level)
+    return BoardSamples(
+        colours, to_lab(colours), ink_right, ink_down, line_level, stripe_points(points, colours)
+    )

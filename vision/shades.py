@@ -18,8 +18,9 @@ import numpy as np
 STRIPE_MIN_RED = 110
 STRIPE_MAX_GREEN_BLUE = 140
 STRIPE_REDNESS = 30  # red above both green and blue by at least this
-STRIPE_DARKER = 14  # luma levels below the lightest pixel within two
+STRIPE_DARKER = 20  # luma levels below the lightest neighbour (JPEG noise stays under it)
 KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+NEAR = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
 
 @dataclass(frozen=True)
@@ -39,21 +40,31 @@ class Shades:
 
     @cached_property
     def stripes(self) -> np.ndarray:
-        """Pixels of red conflict stripes (uint8 mask): darker than their surroundings in luma,
-        stripe-coloured, and keeping (almost) the red of the lightest pixel within two, which a
-        line or mark over a coral cell does not."""
-        red, green, blue = cv2.split(self.rgb)
-        green_blue = cv2.max(green, blue)
-        kept = cv2.compare(
-            cv2.multiply(cv2.dilate(red, KERNEL), 0.85, dtype=cv2.CV_8U), red, cv2.CMP_LE
-        )
-        coloured = cv2.bitwise_and(
-            cv2.compare(red, STRIPE_MIN_RED, cv2.CMP_GE),
-            cv2.compare(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
-        )
-        reddish = cv2.compare(cv2.subtract(red, green_blue), STRIPE_REDNESS, cv2.CMP_GE)
-        darker = cv2.compare(self.local_dark, STRIPE_DARKER, cv2.CMP_GE)
-        return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, darker))
+        """The red conflict stripes of the whole image (see `stripe_mask`)."""
+        return stripe_mask(self.rgb, self.gray)
+
+    def stripes_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The red conflict stripes inside an (x, y, w, h) box, at the box's own coordinates."""
+        x, y, w, h = box
+        return stripe_mask(self.rgb[y : y + h, x : x + w], self.gray[y : y + h, x : x + w])
+
+
+def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """Pixels of red conflict stripes (uint8 mask): darker than a neighbour in luma,
+    stripe-coloured, and keeping (almost) the red of their neighbours, which a line or mark over a
+    coral cell does not."""
+    red, green, blue = cv2.split(rgb)
+    green_blue = cv2.max(green, blue)
+    kept = cv2.compare(cv2.multiply(cv2.dilate(red, NEAR), 0.85, dtype=cv2.CV_8U), red, cv2.CMP_LE)
+    coloured = cv2.bitwise_and(
+        cv2.compare(red, STRIPE_MIN_RED, cv2.CMP_GE),
+        cv2.compare(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
+    )
+    reddish = cv2.compare(cv2.subtract(red, green_blue), STRIPE_REDNESS, cv2.CMP_GE)
+    # darker than a direct neighbour: a 2 px stripe always borders its cell, while a cell's own
+    # pixels are only darker than a lighter cell two pixels away, across a line
+    darker = cv2.compare(cv2.subtract(cv2.dilate(gray, NEAR), gray), STRIPE_DARKER, cv2.CMP_GE)
+    return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, darker))
 
 
 def shades_of(rgb: np.ndarray) -> Shades:
@@ -68,6 +79,6 @@ def without_stripes(shades: Shades, rects: list[tuple[int, int, int, int]]) -> S
     grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # anti-aliased stripe edges
     for x, y, w, h in rects:
         crop = rgb[y : y + h, x : x + w]
-        covered = cv2.dilate(shades.stripes[y : y + h, x : x + w], grow) > 0
+        covered = cv2.dilate(shades.stripes_in((x, y, w, h)), grow) > 0
         crop[covered] = cv2.medianBlur(np.ascontiguousarray(crop), 5)[covered]
     return shades_of(rgb)

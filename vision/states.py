@@ -23,8 +23,6 @@ CENTRE = slice(6, 14)  # the central 40%: X marks (30%) sit wholly inside, so no
 # differences under INK_FLOOR are JPEG noise and ringing, not marks. Empty cells <= 0.01
 # (renders, JPEG), X marks >= 0.067 (real screens).
 INK_FLOOR = 25.0
-STRIPED = 0.08  # share of stripe pixels in every corner area of a cell in conflict
-CORNERS = (slice(3, 7), slice(13, 17))  # corner areas of a resampled cell: clear of marks and lines
 X_INK = 0.03
 # Off-diagonal ink: the share of the centre away from its two diagonals that is inked. An X
 # mark lies on the diagonals (<= 0.075); a crown covers the middle (>= 0.24; a small gold crown
@@ -136,16 +134,6 @@ def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]
     near |= mark & ~golden & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
     near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.12)
     return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
-
-
-def striped_cells(stripes: np.ndarray, lattice: Lattice) -> list[tuple[int, int]]:
-    """Cells showing red conflict stripes. Stripes cover a whole cell, so all four corner areas
-    must hold some (marks and crowns, whose edges over a coral cell can look like stripe pixels,
-    stay in the middle; the cell's own edges are left out for the lines' anti-aliasing)."""
-    patches = resample_cells(stripes, lattice)[..., 0] / 255
-    corners = [patches[:, :, rows, cols].mean(axis=(2, 3)) for rows in CORNERS for cols in CORNERS]
-    striped = np.all(np.stack(corners) > STRIPED, axis=0)
-    return [(int(r), int(c)) for r, c in np.argwhere(striped)]
 
 
 def read_states(rgb: np.ndarray, lattice: Lattice, background: np.ndarray) -> StateReading:

@@ -1,0 +1,184 @@
+"""The generator: every puzzle it makes is valid, connected and has exactly one solution (checked
+with the plain baseline solver, independent of the generator's own search), seeds repeat, the
+files in games/ hold, and `queens-autosolve generate` reports bad input in one line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import GAMES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from autosolve.cli import main
+from solver import baseline
+from solver.errors import QueensError
+from solver.formats import format_puzzle, parse_puzzles, read_puzzles
+from solver.generate import check_size, find_solutions, generate_puzzle
+from solver.puzzle import Puzzle, is_solution
+from solver.regions import grow_star_regions, is_connected, random_solution_cells
+
+FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def region_cells(puzzle: Puzzle) -> list[set[tuple[int, int]]]:
+    cells: list[set[tuple[int, int]]] = [set() for _ in range(puzzle.region_count)]
+    for r, row in enumerate(puzzle.regions):
+        for c, region in enumerate(row):
+            cells[region].add((r, c))
+    return cells
+
+
+def assert_good_puzzle(puzzle: Puzzle, n: int, k: int) -> None:
+    puzzle.validate()
+    assert (puzzle.n, puzzle.k) == (n, k)
+    assert all(is_connected(cells) for cells in region_cells(puzzle))
+    count, solution = baseline.count_solutions(puzzle, limit=2)
+    assert count == 1
+    assert solution is not None and is_solution(puzzle, solution)
+
+
+@FEW
+@given(n=st.integers(5, 8), seed=st.integers(0, 10**6))
+def test_one_queen_puzzles_are_valid_connected_and_unique(n, seed):
+    assert_good_puzzle(generate_puzzle(n, 1, rng=seed), n, 1)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(8, 9), seed=st.integers(0, 10**6))
+def test_two_star_puzzles_are_valid_connected_and_unique(n, seed):
+    assert_good_puzzle(generate_puzzle(n, 2, rng=seed), n, 2)
+
+
+def test_diagonal_rule_puzzle_is_unique():
+    puzzle = generate_puzzle(7, 1, rng=3, rule="diagonal")
+    assert puzzle.rule == "diagonal"
+    assert_good_puzzle(puzzle, 7, 1)
+
+
+def test_same_seed_gives_the_same_text_and_names_the_seed():
+    first = format_puzzle(generate_puzzle(9, 1, rng=42))
+    assert first == format_puzzle(generate_puzzle(9, 1, rng=42))
+    assert first.startswith("# gen-n9-k1-s42 n=9 seed=42\n")
+    assert first != format_puzzle(generate_puzzle(9, 1, rng=43))
+
+
+def test_a_random_generator_is_the_only_source_of_randomness():
+    random.seed(1)
+    a = generate_puzzle(7, 1, rng=random.Random(5))
+    random.seed(2)
+    b = generate_puzzle(7, 1, rng=random.Random(5))
+    assert a.regions == b.regions and a.name == "gen-n7-k1"
+
+
+@FEW
+@given(n=st.integers(4, 12), k=st.sampled_from([1, 2]), seed=st.integers(0, 10**6))
+def test_random_answer_has_k_non_touching_queens_per_row_and_column(n, k, seed):
+    if n < 4 * k:
+        return
+    cells = random_solution_cells(n, k, random.Random(seed))
+    assert sorted(r for r, _ in cells) == sorted(list(range(n)) * k)
+    assert sorted(c for _, c in cells) == sorted(list(range(n)) * k)
+    for a in cells:
+        for b in cells:
+            assert a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_star_regions_hold_k_answer_queens_each_and_are_connected(seed):
+    rng = random.Random(seed)
+    queens = random_solution_cells(12, 3, rng)
+    grid = grow_star_regions(12, queens, 3, rng)
+    puzzle = Puzzle.from_region_grid(grid, k=3)
+    assert puzzle.region_count == 12
+    assert is_solution(puzzle, queens)
+    assert all(is_connected(cells) for cells in region_cells(puzzle))
+
+
+def test_find_solutions_agrees_with_the_baseline_on_ambiguous_maps():
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = 6 + seed % 3
+        queens = random_solution_cells(n, 1, rng)
+        puzzle = Puzzle.from_region_grid(grow_star_regions(n, queens, 1, rng))
+        count, _ = baseline.count_solutions(puzzle, limit=30)
+        found = find_solutions(puzzle, limit=30)
+        assert len(found) == count
+        assert len(set(found)) == count and all(is_solution(puzzle, s) for s in found)
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "rule", "words"),
+    [
+        (3, 1, "touch", "4 or more"),
+        (7, 2, "touch", "at least 8x8"),
+        (11, 3, "touch", "at least 12x12"),
+        (8, 2, "diagonal", "needs --stars 1"),
+        (8, 0, "touch", "at least one queen"),
+        (61, 1, "touch", "not supported"),
+    ],
+)
+def test_impossible_sizes_are_refused_with_a_reason(n, k, rule, words):
+    with pytest.raises(QueensError, match=words):
+        check_size(n, k, rule)
+
+
+def test_smallest_feasible_sizes_generate():
+    assert_good_puzzle(generate_puzzle(4, 1, rng=0), 4, 1)
+    assert_good_puzzle(generate_puzzle(8, 2, rng=0), 8, 2)
+
+
+def game_files():
+    return sorted(GAMES.glob("*.txt"))
+
+
+def test_games_folder_has_puzzles_of_every_promised_kind():
+    kinds = {(p.n, p.k) for path in game_files() for p in read_puzzles(str(path))}
+    assert {(n, 1) for n in range(5, 17)} <= kinds
+    assert {(10, 2), (11, 2), (14, 3)} <= kinds
+
+
+@pytest.mark.parametrize("path", game_files(), ids=lambda p: p.name)
+def test_every_game_file_parses_and_each_puzzle_has_one_solution(path):
+    for puzzle in read_puzzles(str(path)):
+        assert all(is_connected(cells) for cells in region_cells(puzzle))
+        if puzzle.n <= 8 or (puzzle.k == 1 and puzzle.n <= 10):
+            count, _ = baseline.count_solutions(puzzle, limit=2)  # independent of the generator
+        else:
+            count = len(find_solutions(puzzle, limit=2))
+        assert count == 1, puzzle.name
+
+
+def test_cli_writes_puzzles_that_parse_back(capsys):
+    assert main(["generate", "--size", "6", "--count", "2", "--seed", "7"]) == 0
+    puzzles = parse_puzzles(capsys.readouterr().out)
+    assert [p.name for p in puzzles] == ["gen-n6-k1-s7", "gen-n6-k1-s8"]
+    assert all(p.meta["seed"] == p.name.rsplit("s", 1)[1] for p in puzzles)
+
+
+def test_cli_writes_the_same_puzzle_as_the_api_to_a_file(tmp_path):
+    out = tmp_path / "p.txt"
+    assert main(["generate", "-n", "8", "-k", "2", "-s", "5", "--out", str(out)]) == 0
+    assert out.read_text() == format_puzzle(generate_puzzle(8, 2, rng=5))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--size", "3"],
+        ["--size", "9", "--stars", "3"],
+        ["--size", "8", "--count", "0"],
+        ["--size", "8", "--rule", "diagonal", "--stars", "2"],
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(args, capsys):
+    assert main(["generate", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("queens-autosolve: error: --")
+
+
+def test_cli_out_to_a_folder_is_refused(tmp_path, capsys):
+    assert main(["generate", "--size", "5", "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
