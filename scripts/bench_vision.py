@@ -10,6 +10,7 @@ time depends on what else the machine runs, so CPU time per read is reported bes
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
 import statistics
@@ -20,6 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from solver.puzzle import Puzzle  # noqa: E402
 from solver.regions import random_regions  # noqa: E402
@@ -88,9 +93,57 @@ def render_accuracy() -> str:
     return f"renders (sizes 5..18 x zoom 50..200%): {exact}/{total} exact and certain"
 
 
+def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    buffer = io.BytesIO()
+    Image.fromarray(image).save(buffer, "JPEG", quality=quality)
+    return np.asarray(Image.open(buffer).convert("RGB"))
+
+
+def stress(cases: int) -> str:
+    """Random mixes of size, zoom, dark page, whole page, hover, gold, rescaling and JPEG: how many
+    are read exactly and certainly, how many are refused or flagged unsure (safe), and how many
+    are wrong yet certain (the actuator would click on them: must be none)."""
+    exact = safe = wrong = 0
+    for seed in range(cases):
+        rng = random.Random(seed)
+        n = rng.randint(5, 18)
+        regions = random_regions(n, rng)
+        gold = rng.random() < 0.2
+        marks = "QQxxx........" if gold else ".....xQL"
+        states = ["".join(rng.choice(marks) for _ in range(n)) for _ in range(n)]
+        cell = rng.choice([24, 30, 36, 48, 60, 72, 96])
+        page = rng.random() < 0.5 and n * 24 + 220 <= 1080
+        cell = min(cell, (1080 - 220) // n) if page else cell
+        hover = (rng.randrange(n), rng.randrange(n))
+        image = render_board(regions, states, cell=cell, dark=rng.random() < 0.5, gold=gold, page=page,
+                             canvas=(1920, 1080) if page else None, hover=hover)
+        factor = rng.uniform(0.6, 1.7)
+        if rng.random() < 0.5 and cell * factor >= 20:
+            how = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+            image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=how)
+        quality = rng.choice([0, 70, 85])
+        image = jpeg(image, quality) if quality else image
+        try:
+            reading = read_board(image)
+        except BoardNotFound:
+            safe += 1
+            continue
+        right = reading.regions == Puzzle.from_region_grid(regions).regions and reading.state_rows() == states
+        if right and reading.is_certain:
+            exact += 1
+        elif right or not reading.is_certain:
+            safe += 1
+        else:
+            wrong += 1
+            print(f"  stress case {seed}: wrong but certain")
+    return (f"stress ({cases} random mixes): {exact} exact and certain, {safe} refused or unsure, "
+            f"{wrong} wrong but certain")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--stress", type=int, default=200, help="random mixed cases to read")
     args = parser.parse_args()
     rng = random.Random(1)
     regions = random_regions(10, rng)
@@ -98,12 +151,16 @@ def main() -> int:
     page = render_board(regions, states, cell=56, page=True, canvas=(1920, 1080))
     crop = render_board(regions, states, cell=56)
     report("1920x1080 page screenshot", lambda: read_board(page), args.repeat)
+    # as capture hands a screen grab over: an RGB view of mss's BGRA buffer (needs a copy)
+    bgra = np.concatenate([page[:, :, ::-1], np.full(page.shape[:2] + (1,), 255, np.uint8)], axis=2)
+    report("1920x1080 grab (RGB view of BGRA)", lambda: read_board(bgra[..., 2::-1]), args.repeat)
     report(f"board crop {crop.shape[1]}x{crop.shape[0]}", lambda: read_board(crop), args.repeat)
     if (SCREENS / "EmmettMyer__boards_test17.png").exists():
         real = load_image(SCREENS / "EmmettMyer__boards_test17.png")
         report(f"real crop {real.shape[1]}x{real.shape[0]}", lambda: read_board(real), args.repeat)
     print(shared_accuracy())
     print(render_accuracy())
+    print(stress(args.stress))
     return 0
 
 

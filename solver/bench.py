@@ -45,6 +45,7 @@ class BaselineRun:
     seconds: float  # its time on those
     solver_seconds: float  # the solver's time on the same puzzles
     budget: float
+    disagreements: tuple[str, ...] = ()  # puzzles where the two counts differ (a bug somewhere)
 
     @property
     def speedup(self) -> float | None:
@@ -60,6 +61,10 @@ class FileReport:
     @property
     def failures(self) -> list[Timing]:
         return [t for t in self.timings if t.problem]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures or (self.baseline and self.baseline.disagreements))
 
 
 @dataclass(frozen=True)
@@ -121,21 +126,28 @@ def bench_file(
 def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: float) -> BaselineRun:
     """Count with the plain backtracker, in file order, until `budget` seconds are spent. The
     baseline is exponential on big star boards, so a puzzle that would overrun is cut off
-    (by a timer signal where we can set one) and left out of the comparison."""
-    spent = solver_spent = 0.0
+    (by a timer signal where we can set one) and left out of the comparison. Its counts are
+    also checked against the solver's."""
+    spent = counted = solver_spent = 0.0
     finished = 0
+    disagreements = []
     for puzzle, timing in zip(puzzles, timings):
         left = budget - spent
         if left <= 0:
             break
+        counts: list[int] = []
         start = time.process_time()
-        done = _within(left, lambda p=puzzle: baseline_count(p, LIMIT))
-        spent += time.process_time() - start
+        done = _within(left, lambda p=puzzle, out=counts: out.append(baseline_count(p, LIMIT)[0]))
+        took = time.process_time() - start
+        spent += took
         if not done:
             break
         finished += 1
+        counted += took
         solver_spent += timing.seconds
-    return BaselineRun(finished, spent if finished else 0.0, solver_spent, budget)
+        if counts[0] != timing.count:
+            disagreements.append(f"{puzzle.name}: baseline counts {counts[0]}, solver {timing.count}")
+    return BaselineRun(finished, counted, solver_spent, budget, tuple(disagreements))
 
 
 class _OutOfTime(Exception):
@@ -243,10 +255,11 @@ def format_report(reports: Sequence[FileReport]) -> str:
     lines += [_row(s) for s in by_size(reports)]
     everything = [t for r in reports for t in r.timings]
     lines += ["", _row(summarize("total", everything))]
-    failures = [(r.path, t) for r in reports for t in r.failures]
+    failures = [f"{r.path}: {t.name}: {t.problem}" for r in reports for t in r.failures]
+    failures += [f"{r.path}: {d}" for r in reports if r.baseline for d in r.baseline.disagreements]
     if failures:
         lines.append(f"\nFAILED: {len(failures)} puzzle(s)")
-        lines += [f"  {path}: {t.name}: {t.problem}" for path, t in failures]
+        lines += [f"  {line}" for line in failures]
     else:
         lines.append(f"all {len(everything)} puzzles solved and checked")
     return "\n".join(lines)
@@ -269,7 +282,7 @@ def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
             entry["baseline"] = {
                 "finished": r.baseline.finished, "seconds": r.baseline.seconds,
                 "solver_seconds": r.baseline.solver_seconds, "budget": r.baseline.budget,
-                "speedup": r.baseline.speedup,
+                "speedup": r.baseline.speedup, "disagreements": list(r.baseline.disagreements),
             }
         files.append(entry)
     everything = [t for r in reports for t in r.timings]

@@ -1,14 +1,21 @@
-"""Make new puzzles with exactly one solution: place a random answer, grow regions around it,
-then move border cells between regions until every other answer is broken.
+"""Make new puzzles with exactly one solution: place a random answer, grow the regions around it
+cell by cell without letting a second answer in, then mend what is left.
 
 Vocabulary as in `solver.puzzle`. The *intended* solution is the random answer the regions are
-grown around; a *rival* is any other solution of the current map. Breaking a rival: move one of
-its queens that the intended solution does not use into a neighbouring region, so that region
-holds k+1 of the rival's queens while every region keeps exactly k intended queens.
+grown around; a *rival* is any other solution of the current map. Three steps:
 
-Rivals are found by `find_solutions`, a small enumerator that lives here on purpose: the map a
-seed produces depends on which rival is broken first, so generation must not depend on the
-search order of the fast solver (which may change as it is tuned). Same seed, same puzzle.
+1. `seed_regions`: each region starts as its k intended queens (joined by a path when k > 1).
+2. `grow_without_rivals`: unassigned cells join neighbouring regions. Adding cell x to region R
+   can only create solutions with a queen on x, so one search with a queen forced on x tells
+   whether the move is safe; when no region is safe for x, the rival's queens are evicted.
+3. `make_unique`: the few cells left over join random neighbours; rivals that come back are
+   broken by moving a cell they use out of its region (`break_rivals`), never an intended queen.
+
+Rivals and the safety checks come from `Enumerator`, a small search that lives here on purpose:
+the map a seed produces depends on which rival is found first, so it must not depend on the
+search order of the fast solver (which may change as it is tuned). Same seed, same puzzle. The
+fast solver (`solver.search.count_solutions`) only answers "is it unique yet?", which has one
+right answer whatever the order.
 
 >>> p = generate_puzzle(6, rng=7)
 >>> p.name, p.meta["seed"], len(find_solutions(p, limit=2))
@@ -28,6 +35,12 @@ from solver.search import count_solutions
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
+# Search nodes one "does this move open a rival?" check may take; past it the answer is
+# UNKNOWN. Hard checks are rare and skipping them only costs a different move, not correctness
+# (uniqueness is always proven at the end), while they would otherwise dominate the run time.
+CHECK_BUDGET = 200
+UNKNOWN = -1
+ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -78,7 +91,7 @@ def generate_puzzle(
     seed = rng if isinstance(rng, int) else None
     rand = random.Random(seed) if seed is not None else rng
     assert isinstance(rand, random.Random)
-    while True:
+    for _ in range(ATTEMPTS):
         try:
             queens = random_solution_cells(n, k, rand, rule=rule)
         except ValueError:
@@ -89,6 +102,10 @@ def generate_puzzle(
         grow_without_rivals(board, queens, rand)
         if make_unique(board, queens, rand):
             break
+    else:
+        raise QueensError(
+            f"--size {n} --stars {k}: no unique puzzle after {ATTEMPTS} attempts; try another seed"
+        )
     name = puzzle_name(n, k, seed) if seed is not None else f"gen-n{n}-k{k}"
     meta = {"seed": str(seed)} if seed is not None else {}
     return board.puzzle(name=name, meta=meta)
@@ -143,7 +160,8 @@ class RegionMap:
 
     def rival_through(self, cell: Cell, region: int) -> int:
         """A solution (queen mask) with a queen on `cell` if `cell` belonged to `region`;
-        0 when there is none. Unassigned cells hold no queen.
+        0 when there is none, UNKNOWN when the search ran out of budget (callers then play
+        safe and treat the move as opening a rival). Unassigned cells hold no queen.
 
         Any solution that a move creates uses the moved cell, so 0 means the move adds none.
         """
@@ -153,7 +171,11 @@ class RegionMap:
         masks[region] |= bit
         owners = self.owners[:]
         owners[index] = region
-        found = Enumerator(self.geometry, self.k, masks, owners).solutions(bit, limit=1)
+        search = Enumerator(self.geometry, self.k, masks, owners)
+        search.budget = CHECK_BUDGET
+        found = search.solutions(bit, limit=1)
+        if search.gave_up:
+            return UNKNOWN
         return found[0] if found else 0
 
 
@@ -245,7 +267,7 @@ def _evict_rivals(
     """Unassign rival queens until `cell` could join `region` without a rival, or until a rival
     has no queen that can leave its region; returns the evicted cells."""
     evicted: list[Cell] = []
-    while rival := board.rival_through(cell, region):
+    while (rival := board.rival_through(cell, region)) not in (0, UNKNOWN):
         movable = [q for q in cells_of(rival, board.n)
                    if q not in keep and q != cell and board.can_give_away(q)]
         if not movable:
@@ -359,7 +381,7 @@ def carve(board: RegionMap, cell: Cell, keep: set[Cell], rng: random.Random) -> 
     n = board.n
     region = board.region_at(cell)
     area = set(cells_of(board.masks[region], n))
-    anchors = [q for q in keep if q in area]
+    anchors = sorted(q for q in keep if q in area)
     came_from: dict[Cell, Cell | None] = {cell: None}
     queue = [cell]
     ways: list[tuple[list[Cell], int]] = []
@@ -443,13 +465,21 @@ class Enumerator:
         self.limit, self.skip = 0, -1
         self.found: list[int] = []
         self.nodes = 0
+        self.budget = 1 << 62  # nodes the search may visit before giving up
 
     def solutions(self, given: int = 0, limit: int = 2, skip: int = -1) -> list[int]:
-        """Up to `limit` solutions, leaving out the solution `skip`; `given` queens come first."""
+        """Up to `limit` solutions, leaving out the solution `skip`; `given` queens come first.
+
+        Check `gave_up` afterwards when a budget was set: the list may then be incomplete.
+        """
         self.limit, self.skip, self.found = limit, skip, []
         allowed = sum(self.units[2 * self.n:])
         self.search(*self.place_all(given, allowed, 0))
         return self.found
+
+    @property
+    def gave_up(self) -> bool:
+        return self.nodes >= self.budget and len(self.found) < self.limit
 
     def place(self, i: int, cand: int, placed: int) -> tuple[int, int]:
         """Put a queen on cell index i."""
@@ -496,13 +526,13 @@ class Enumerator:
         return cand
 
     def search(self, cand: int, placed: int | None) -> None:
-        if placed is None or len(self.found) >= self.limit:
+        if placed is None or len(self.found) >= self.limit or self.nodes >= self.budget:
             return
         self.nodes += 1
         k = self.k
         while True:
-            branch, best_count, forced = 0, 1 << 30, 0
-            for unit in self.units:
+            branch, best_slack, forced = 0, 1 << 30, 0
+            for u, unit in enumerate(self.units):
                 need = k - (placed & unit).bit_count()
                 if need == 0:
                     continue
@@ -512,8 +542,11 @@ class Enumerator:
                     return
                 if count == need:
                     forced |= free
-                elif count < best_count:
-                    branch, best_count = free, count
+                    continue
+                if need > 1 and u < 2 * self.n and _spread(free, 1 if u < self.n else self.n) < need:
+                    return
+                if count - need < best_slack:
+                    branch, best_slack = free, count - need
             if not forced:
                 if k == 1:
                     narrowed = self.point(cand)
@@ -531,6 +564,17 @@ class Enumerator:
         low = branch & -branch
         self.search(*self.place(low.bit_length() - 1, cand, placed))
         self.search(cand & ~low, placed)
+
+
+def _spread(free: int, step: int) -> int:
+    """How many of the cells `free` of one line can hold queens at once: neighbours in a line
+    (cells `step` bits apart) touch, so take cells greedily from one end, skipping the next."""
+    count = 0
+    while free:
+        low = free & -free
+        free &= ~(low | low << step)
+        count += 1
+    return count
 
 
 @lru_cache(maxsize=16)

@@ -189,20 +189,22 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
     while changed:
         changed = False
         for u, unit in enumerate(units):
-            live = cand & unit
             if k == 1:
                 if unit & queens:
                     continue  # kill already cleared the rest of the unit
+                live = cand & unit
                 if live & (live - 1):
                     continue
                 need = 1
             else:
                 # place() empties full units, so a unit only needs looking at when its queens
                 # and candidates together are down to k
-                total = (unit & (cand | queens)).bit_count()
-                if total > k or (total == k and not live):
+                if (unit & (cand | queens)).bit_count() > k:
                     continue
+                live = cand & unit
                 need = k - (unit & queens).bit_count()
+                if not need:
+                    continue
             if live.bit_count() < need:
                 return _contradiction(board, _short(board, u, live, need), log)
             if log is not None:
@@ -483,7 +485,7 @@ def _settle_group(
 ) -> State | None:
     """For k>1, a set of cells that holds exactly k queens without being a unit (what is left of
     m+1 lines beyond m regions inside them, or of m+1 regions beyond m lines): treat it as a unit
-    for singles and crowding. `about()` names the set, for explanations."""
+    for singles, crowding and the 2x2 block cover. `about()` names the set, for explanations."""
     k = board.k
     need = k - (group & queens).bit_count()
     live = group & cand
@@ -515,6 +517,14 @@ def _settle_group(
                 )
                 log.append(Step(text, board.cells(crowded), kind="confine"))
             cand &= ~crowded
+    live = (cand | queens) & group
+    blocks = board.covers.get(live)
+    if blocks is None:
+        blocks = board.covers[live] = _greedy_cover(board, live)
+    if len(blocks) < k:
+        return _contradiction(board, f"{about()} hold {k} queens but only {len(blocks)} fit", log)
+    if len(blocks) == k:
+        return _settle_blocks(board, cand, queens, blocks, lambda: f"{about()} hold {k} queens", k, log)
     return cand, queens
 
 
@@ -568,30 +578,22 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
     """For k>1: cover a region's live cells with 2x2 blocks, greedily in reading order. A block
     holds at most one queen, so fewer blocks than k is a contradiction, and exactly k puts one
     queen in each block (see `_settle_blocks`)."""
-    k = board.k
+    k, covers = board.k, board.covers
     for g, region in enumerate(board.regions):
+        live = (cand | queens) & region
+        blocks = covers.get(live)
+        if blocks is None:
+            blocks = covers[live] = _greedy_cover(board, live)
+        if len(blocks) > k:
+            continue
         about = lambda g=g: f"region {board.puzzle.labels[g]} needs {k} queens"  # noqa: E731
-        state = _cover(board, cand, queens, region, about, log)
+        if len(blocks) < k:
+            return _contradiction(board, f"{about()} but only {len(blocks)} fit", log)
+        state = _settle_blocks(board, cand, queens, blocks, about, k, log)
         if state is None:
             return None
         cand, queens = state
     return cand, queens
-
-
-def _cover(
-    board: Board, cand: int, queens: int, group: int, about: Describe, log: list[Step] | None
-) -> State | None:
-    """The 2x2 block cover of one group of cells that holds exactly k queens."""
-    k = board.k
-    live = (cand | queens) & group
-    blocks = board.covers.get(live)
-    if blocks is None:
-        blocks = board.covers[live] = _greedy_cover(board, live)
-    if len(blocks) > k:
-        return cand, queens
-    if len(blocks) < k:
-        return _contradiction(board, f"{about()} but only {len(blocks)} fit", log)
-    return _settle_blocks(board, cand, queens, blocks, about, k, log)
 
 
 def _greedy_cover(board: Board, live: int) -> list[int]:

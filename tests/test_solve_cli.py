@@ -182,6 +182,16 @@ def test_bench_stops_the_baseline_at_its_budget(capsys, tmp_path):
     assert not report.failures
 
 
+def test_bench_reports_a_baseline_that_disagrees(capsys, tmp_path, monkeypatch):
+    import solver.bench
+
+    path = tmp_path / "one.txt"
+    path.write_text("ABBB\nABCC\nDDCC\nDDDD\n")
+    monkeypatch.setattr(solver.bench, "baseline_count", lambda puzzle, limit: (2, None))
+    status, out, _ = run(capsys, "bench", str(path))
+    assert status == 1 and "baseline counts 2, solver 1" in out
+
+
 def test_bench_refuses_a_bad_budget(capsys, tmp_path):
     path = tmp_path / "one.txt"
     path.write_text("ABBB\nABCC\nDDCC\nDDDD\n")

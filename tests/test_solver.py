@@ -142,6 +142,26 @@ def test_too_many_regions_in_too_few_rows_is_a_contradiction():
     assert confine(board, start, 0, None) is None  # A, B and C all within rows 1-2
 
 
+def test_for_two_stars_what_is_left_of_lines_beyond_the_regions_inside_acts_as_a_unit():
+    # Rows 1-2 hold 4 queens and region A (inside them) 2, so the rest of rows 1-2 holds exactly 2;
+    # with r1c5, r1c7, r2c5 left there, a queen on r1c4 or r2c4 would leave one.
+    rows = ["AAAABBCC", "AAAABBCC", "DDDDBBCC", "DDDDEEEE", "FFFFEEEE", "FFFFGGGG", "HHHHGGGG", "HHHHGGGG"]
+    puzzle = Puzzle.from_rows(rows, k=2)
+    start = without(puzzle, [(0, 5), (0, 7), (1, 5), (1, 6), (1, 7)])
+    log: list[Step] = []
+    cand, _ = confine(board_of(puzzle), start, 0, log)
+    step = next(s for s in log if s.text.startswith("rows 1-2 outside region A hold exactly 2 queens"))
+    assert step.cells == ((0, 3), (1, 3))
+    assert not {(0, 3), (1, 3)} & set(cells_of(cand, 8))
+
+
+def test_too_few_cells_left_beyond_the_regions_inside_is_a_contradiction():
+    rows = ["AAAABBCC", "AAAABBCC", "DDDDBBCC", "DDDDEEEE", "FFFFEEEE", "FFFFGGGG", "HHHHGGGG", "HHHHGGGG"]
+    puzzle = Puzzle.from_rows(rows, k=2)
+    start = without(puzzle, [(0, 5), (0, 6), (0, 7), (1, 5), (1, 6), (1, 7)])  # only r1c5, r2c5
+    assert confine(board_of(puzzle), start, 0, None) is None
+
+
 # --- the 2x2 block rules (k > 1) ----------------------------------------------------------------
 
 STRIPES_8 = ["AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE", "FFFFFFFF", "GGGGGGGG", "HHHHHHHH"]

@@ -27,7 +27,7 @@ from vision import (
     read_board,
     read_image,
 )
-from vision.render import PALETTE, cell_centres, hex_rgb, render_board
+from vision.render import PALETTE, cell_centres, hex_rgb, line_widths, margin_of, render_board
 
 MARKS = ".....xQL"
 
@@ -119,6 +119,26 @@ def test_hovered_cell_keeps_its_region_and_the_region_its_colour():
         assert np.abs(np.array(reading.region_colours[region]) - expected).max() <= 3
 
 
+def test_same_coloured_regions_are_split_by_their_borders(monkeypatch):
+    import vision.render
+
+    regions, states = random_board(9, seed=13)
+    for palette in (("#BBA3E2",) * 18, ("#DFDFDF", "#D9D9D9") * 9):
+        monkeypatch.setattr(vision.render, "PALETTE", palette)
+        reading = read_board(render_board(regions, states, cell=40))
+        assert same_partition(reading, regions) and reading.is_certain, reading.reasons
+
+
+def test_without_thick_borders_regions_come_from_colour_but_unsure(monkeypatch):
+    import vision.render
+
+    monkeypatch.setattr(vision.render, "line_widths", lambda cell: (1, 1))
+    regions, states = random_board(8, seed=14)
+    reading = read_board(render_board(regions, states, cell=40))
+    assert same_partition(reading, regions)
+    assert not reading.is_certain and "colour alone" in " ".join(reading.reasons)
+
+
 @pytest.mark.parametrize("dark", (False, True))
 def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     regions, states = random_board(9, seed=21)
@@ -128,6 +148,18 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     assert reading.state_rows() == states
     x, y, w, h = reading.box
     assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
+
+
+@pytest.mark.parametrize("cell", (24, 48, 80))
+def test_tight_crops_that_cut_the_border_and_shave_the_outer_cells(cell):
+    regions, states = random_board(9, seed=cell)
+    image = render_board(regions, states, cell=cell)
+    _, thick = line_widths(cell)
+    for shave in (0, thick, thick + cell // 8):  # the page margin, the border, a slice of cell
+        cut = margin_of(cell) + shave
+        reading = read_board(image[cut:-cut, cut:-cut])
+        assert same_partition(reading, regions) and reading.state_rows() == states
+        assert reading.is_certain, reading.reasons
 
 
 def test_four_channel_frames_read_like_rgb():
@@ -147,6 +179,25 @@ def test_read_image_reads_a_file(tmp_path):
     Image.fromarray(render_board(regions, states, cell=48)).save(path, quality=90)
     reading = read_image(path)
     assert same_partition(reading, regions) and reading.state_rows() == states
+
+
+def test_red_conflict_stripes_never_give_a_certain_reading():
+    """Pages stripe cells whose queens break a rule. The board is still found and said to be
+    striped (or refused); such a reading is never certain, so nothing clicks on it."""
+    read = 0
+    for seed in range(4):
+        regions, states = random_board(8, seed)
+        conflicts = {(r, c) for r in range(8) for c in range(8) if regions[r][c] in (0, 1)}
+        image = render_board(regions, states, cell=48, dark=seed % 2 == 1, conflicts=conflicts)
+        try:
+            reading = read_board(image)
+        except BoardNotFound:
+            continue
+        read += 1
+        assert not reading.is_certain
+        assert any("conflict stripes" in reason for reason in reading.reasons)
+        assert same_partition(reading, regions)
+    assert read >= 2
 
 
 # --- properties: JPEG and scaling change nothing ------------------------------------------------

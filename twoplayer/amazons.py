@@ -361,11 +361,16 @@ class AmazonsAI:
         self.last: SearchResult | None = None
 
     def choose(self, game: AmazonsGame) -> AmazonsMove:
+        start = time.perf_counter()
+        limit = self.limit
         if game.empty_count() <= ENDGAME_EMPTY:
             move = self._solve(game)
             if move is not None:
                 return move
-        self.last = self.engine.search(game, self.limit)
+            if limit.time is not None:  # the solver's time comes out of the same budget
+                spent = time.perf_counter() - start
+                limit = Limit(time=max(limit.time - spent, 0.0), depth=limit.depth, nodes=limit.nodes)
+        self.last = self.engine.search(game, limit)
         return self.last.move
 
     def _solve(self, game: AmazonsGame) -> AmazonsMove | None:

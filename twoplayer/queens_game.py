@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -267,6 +268,9 @@ class QueensGame:
 # --- perfect play: Node Kayles with Sprague-Grundy values ---------------------------------------
 
 
+# Memo keys pack a mask and a heap size into one int (a Grundy value is at most the number of
+# cells, 256 on the largest 16 x 16 board).
+HEAP_BITS = 9
 # Components up to this many cells are valued by the mex of all moves, bigger ones by search.
 SMALL_COMPONENT = 10
 
@@ -288,7 +292,7 @@ class KaylesSolver:
     def __init__(self, conflicts: Sequence[int]) -> None:
         self.conflicts = tuple(conflicts)
         self.values: dict[int, int] = {}  # component mask -> Grundy value
-        self.memo: dict[tuple[int, int], bool] = {}
+        self.memo: dict[int, bool] = {}  # (mask << HEAP_BITS | heap) -> mover wins
 
     def components(self, free: int) -> list[int]:
         """The free cells split into groups that no move in one group affects in another."""
@@ -322,7 +326,7 @@ class KaylesSolver:
 
     def known_lost(self, free: int) -> bool:
         """True when the memo already shows `free` lost for the mover (no search)."""
-        return self.memo.get((free, 0)) is False or self.values.get(free) == 0
+        return self.memo.get(free << HEAP_BITS) is False or self.values.get(free) == 0
 
     def _value(self, comp: int) -> int:
         known = self.values.get(comp)
@@ -349,7 +353,7 @@ class KaylesSolver:
 
     def wins(self, mask: int, heap: int) -> bool:
         """Does the player to move win the cells of `mask` plus a Nim heap of size `heap`?"""
-        key = (mask, heap)
+        key = mask << HEAP_BITS | heap
         result = self.memo.get(key)
         if result is not None:
             return result
@@ -373,7 +377,7 @@ class KaylesSolver:
 
     def _search(self, mask: int, heap: int) -> bool:
         conflicts = self.conflicts
-        children = []
+        children = set()  # a set: cells with the same conflicts lead to the same position
         rest = mask
         while rest:
             low = rest & -rest
@@ -383,20 +387,16 @@ class KaylesSolver:
                 if heap == 0:
                     return True  # this move leaves nothing: the opponent cannot move
                 continue
-            children.append(child)
+            children.add(child)
         if not children:
             return heap != 1  # a clique: worth exactly one move, like a heap of 1
         # Small children first: they are quick to refute, and a lost one ends the search.
-        children.sort(key=int.bit_count)
-        memo, values = self.memo, self.values
-        for child in children:
-            if memo.get((child, heap)) is False or values.get(child, -1) == heap:
+        ordered = sorted(children, key=int.bit_count)
+        memo = self.memo
+        for child in ordered:
+            if memo.get(child << HEAP_BITS | heap) is False:
                 return True  # a move already known to win: no search needed
-        seen = set()
-        for child in children:
-            if child in seen:
-                continue
-            seen.add(child)
+        for child in ordered:
             if not self.wins(child, heap):
                 return True
         return any(not self.wins(mask, smaller) for smaller in range(heap))
@@ -468,8 +468,8 @@ class QueensSearchPlayer:
 
 
 class PerfectPlayer:
-    """Exact play by Sprague-Grundy values; when every move loses, it keeps the most cells free
-    (the longest, most complicated game left for the opponent to get wrong)."""
+    """Exact play by Sprague-Grundy values. When every move loses, it leaves the opponent the
+    fewest winning replies (checked within a small time budget), else the most free cells."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "perfect"
@@ -494,8 +494,25 @@ class PerfectPlayer:
             for move in known + moves:
                 if solver.is_lost(free & ~conflicts[move[0] * n + move[1]]):
                     return move
-        return max(game.legal_moves(),
-                   key=lambda cell: (free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
+        return self._stubborn(game, solver)
+
+    def _stubborn(self, game: QueensGame, solver: KaylesSolver, budget: float = 0.3) -> Cell:
+        """In a lost position: the move after which the fewest replies win for the opponent."""
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        moves = sorted(game.legal_moves(),
+                       key=lambda cell: -(free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
+        deadline = time.perf_counter() + budget
+        best, fewest = moves[0], None
+        for move in moves:
+            after = free & ~conflicts[move[0] * n + move[1]]
+            replies = 0
+            for reply in cells_of(after, n):
+                if time.perf_counter() > deadline:
+                    return best
+                replies += solver.is_lost(after & ~conflicts[reply[0] * n + reply[1]])
+            if fewest is None or replies < fewest:
+                best, fewest = move, replies
+        return best
 
 
 def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:

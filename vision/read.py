@@ -20,6 +20,7 @@ from vision.states import read_states
 
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
+STRIPED_SHARE = 0.08  # of a cell's pixels on red stripes: the cell is in conflict (stripes: ~0.2)
 BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is blank
 
 
@@ -41,8 +42,29 @@ def as_rgb(image: np.ndarray) -> np.ndarray:
     if image.ndim == 3 and image.shape[2] == 4:
         return np.ascontiguousarray(image[:, :, :3])
     if image.ndim == 3 and image.shape[2] == 3:
+        bgra = _bgra_behind(image)
+        if bgra is not None:
+            return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
         return np.ascontiguousarray(image)
     raise BoardNotFound(f"expected an RGB image, got an array of shape {image.shape}")
+
+
+def _bgra_behind(image: np.ndarray) -> np.ndarray | None:
+    """The contiguous BGRA buffer an RGB view `buffer[..., 2::-1]` was taken of (as capture hands
+    over screen grabs), or None. Converting the buffer is several times faster than copying the
+    reversed-stride view."""
+    base = image.base
+    if (
+        not isinstance(base, np.ndarray)
+        or base.ndim != 3
+        or base.shape[2] != 4
+        or base.shape[:2] != image.shape[:2]
+        or not base.flags.c_contiguous
+        or image.strides != (base.strides[0], 4, -1)
+    ):
+        return None
+    offset = image.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return base if offset == 2 else None
 
 
 def read_board(image: np.ndarray) -> BoardReading:
@@ -65,7 +87,7 @@ def read_board(image: np.ndarray) -> BoardReading:
         shades = without_stripes(shades, [_cell_rect(lattice, cell) for cell in striped])
         samples = sample_board(shades.rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
-    states = read_states(shades.rgb, lattice, samples.rgb)
+    states = read_states(shades.rgb, lattice, samples.rgb, striped)
     reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)
     if striped:
         reasons.append(
@@ -102,11 +124,22 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
             raise first from None
     else:
         samples = sample_board(shades.rgb, shades, lattice)
-        if not samples.striped():
+        if not _confirm_stripes(shades, lattice, samples.striped()):
             return lattice, samples, []
         lattice = locate(shades, stripes=True)
     samples = sample_board(shades.rgb, shades, lattice)
-    return lattice, samples, samples.striped()
+    return lattice, samples, _confirm_stripes(shades, lattice, samples.striped())
+
+
+def _confirm_stripes(shades: Shades, lattice: Lattice, cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cells among `cells` (whose colour samples hit stripe colours) that really are striped:
+    stripe pixels cover a good share of them (about a fifth), not a few JPEG-noisy pixels."""
+    confirmed = []
+    for cell in cells:
+        x, y, w, h = _cell_rect(lattice, cell)
+        if cv2.countNonZero(shades.stripes_in((x, y, w, h))) > STRIPED_SHARE * w * h:
+            confirmed.append(cell)
+    return confirmed
 
 
 def _cell_rect(lattice: Lattice, cell: tuple[int, int]) -> tuple[int, int, int, int]:

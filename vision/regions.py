@@ -11,7 +11,7 @@ import numpy as np
 
 from solver.puzzle import cell_name
 from vision.reading import BoardNotFound
-from vision.sample import BoardSamples, to_lab
+from vision.sample import BoardSamples
 
 # Colour distances (CIE Lab, delta E 1976). A hovered cell is about 8 from its region; the nearest
 # two region colours seen on real screens are about 14 apart.
@@ -29,7 +29,6 @@ class RegionReading:
     regions: tuple[tuple[int, ...], ...]
     colours: tuple[tuple[int, int, int], ...]
     doubts: tuple[str, ...]
-    hovered: tuple[tuple[int, int], ...]
 
 
 def split_two(values: np.ndarray) -> tuple[float, float, float]:
@@ -119,14 +118,6 @@ def _conflicts(samples: BoardSamples, thick_r: np.ndarray, thick_d: np.ndarray) 
     return out
 
 
-def _hovered(labels: np.ndarray, lab: np.ndarray, medians: np.ndarray) -> list[tuple[int, int]]:
-    """Cells clearly darker than the rest of their region (the mouse is over them)."""
-    own = medians[labels]
-    far = np.linalg.norm(lab - own, axis=2) > SAME_COLOUR / 2
-    darker = lab[..., 0] < own[..., 0]
-    return [(int(r), int(c)) for r, c in np.argwhere(far & darker)]
-
-
 def read_regions(samples: BoardSamples, n: int) -> RegionReading:
     """Exactly n connected regions, or BoardNotFound saying how many were seen."""
     thick_r, thick_d, sure_r, sure_d, borders_usable = thick_borders(samples)
@@ -168,5 +159,4 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         tuple(tuple(int(v) for v in row) for row in labels),
         colours,  # type: ignore[arg-type]
         tuple(doubts),
-        tuple(_hovered(labels, samples.lab, to_lab(rgb_medians))),
     )

@@ -6,7 +6,7 @@ header text, crown icons in the text and a small "Examples" board. Tests and ben
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import cv2
 import numpy as np
@@ -23,6 +23,7 @@ DISC = (24, 24, 24)
 PAGE_LIGHT = (243, 242, 239)
 PAGE_DARK = (27, 31, 35)
 HOVER_DARKEN = 0.88
+STRIPE, STRIPE_ALPHA, STRIPE_WIDTH, STRIPE_PERIOD = (220, 38, 38), 0.55, 2.0, 9.0
 SUPERSAMPLE = 4  # crowns and X marks are drawn this much larger, then reduced (anti-aliasing)
 
 
@@ -112,6 +113,7 @@ def board_image(
     cell: int = 48,
     hover: Cell | None = None,
     gold: bool = False,
+    conflicts: Collection[Cell] = (),
 ) -> np.ndarray:
     """Just the board (outer border included), RGB."""
     grid = _region_grid(regions)
@@ -129,6 +131,8 @@ def board_image(
                 colour *= HOVER_DARKEN
             x, y = outer + c * pitch, outer + r * pitch
             canvas[y : y + cell, x : x + cell] = np.rint(colour).astype(np.uint8)
+            if (r, c) in conflicts:
+                _stripe(canvas[y : y + cell, x : x + cell])
     # region borders: thick bars centred on the thin line between cells of different regions
     lo, hi = (thick - thin) // 2, thick - (thick - thin) // 2
     for r in range(n):
@@ -146,6 +150,16 @@ def board_image(
     return canvas
 
 
+def _stripe(patch: np.ndarray) -> None:
+    """Red diagonal stripes over a cell, as pages mark cells in conflict (CSS
+    repeating-linear-gradient(135deg, rgba(220, 38, 38, 0.55) 0 2px, transparent 2px 9px))."""
+    yy, xx = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
+    along = (xx + yy + 1) / np.sqrt(2) % STRIPE_PERIOD
+    cover = np.clip(STRIPE_WIDTH + 0.5 - along, 0, 1) * np.clip(along + 0.5, 0, 1)  # soft edges
+    alpha = (STRIPE_ALPHA * cover)[..., None]
+    patch[:] = np.rint(patch * (1 - alpha) + np.array(STRIPE) * alpha).astype(np.uint8)
+
+
 def render_board(
     puzzle_regions: Sequence[Sequence[object]],
     states: Sequence[str] = (),
@@ -155,6 +169,7 @@ def render_board(
     gold: bool = False,
     page: bool = False,
     canvas: tuple[int, int] | None = None,
+    conflicts: Collection[Cell] = (),
 ) -> np.ndarray:
     """A board on its page background, RGB uint8.
 
@@ -162,12 +177,13 @@ def render_board(
     queen); `cell`: cell size in pixels (48 is 100% zoom); `hover`: the cell under the mouse;
     `gold`: crowns in gold (a solved board); `page`: a whole page around the board (title, timer,
     buttons, "How to play" text with crown icons, a small example board); `canvas`: (width,
-    height) of the page, to pose as a screenshot of that size.
+    height) of the page, to pose as a screenshot of that size; `conflicts`: cells drawn with red
+    conflict stripes.
 
     >>> render_board(["AB", "BB"], ["Q.", ".."], cell=20).shape[2]
     3
     """
-    board = board_image(puzzle_regions, states, cell, hover, gold)
+    board = board_image(puzzle_regions, states, cell, hover, gold, set(conflicts))
     background = PAGE_DARK if dark else PAGE_LIGHT
     if not page:
         margin = margin_of(cell)

@@ -43,7 +43,8 @@ class BoardSamples:
     stripe_points: np.ndarray  # (n, n): colour sample points that fell on red conflict stripes
 
     def striped(self) -> list[tuple[int, int]]:
-        """Cells under red conflict stripes."""
+        """Cells that may be under red conflict stripes: some colour samples hit stripe colours
+        (`vision.read` confirms them on the pixels)."""
         return [(int(r), int(c)) for r, c in np.argwhere(self.stripe_points >= STRIPED_POINTS)]
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from solver.puzzle import cell_name
 from vision.locate import Lattice
 from vision.reading import CellState
+from vision.shades import STRIPE_REDNESS
 
 SIDE = 20  # resampled cell size in pixels
 CORE = slice(4, 16)  # the central 60% of a cell: crowns (55%) and the locked disc (70%) fill it
@@ -25,11 +26,11 @@ CENTRE = slice(6, 14)  # the central 40%: X marks (30%) sit wholly inside, so no
 INK_FLOOR = 25.0
 X_INK = 0.03
 # Off-diagonal ink: the share of the centre away from its two diagonals that is inked. An X
-# mark lies on the diagonals (<= 0.075); a crown covers the middle (>= 0.24; a small gold crown
-# on coral 0.10, which its gold confirms).
+# mark lies on the diagonals (real screens <= 0.01, renders after JPEG <= 0.07); a crown covers
+# the middle (>= 0.19, the smallest gold crowns on real screens).
 CROWN_SHAPE = 0.15
 SHAPE_DOUBT = 0.04
-GOLD_QUEEN = 0.04  # share of the core in crown gold that makes a mark a crown whatever its shape
+GOLD_QUEEN = 0.04  # share of a crown's core in crown gold: the page shows the board solved
 # Share of the ring at 54% of the cell that is dark: the locked disc (70%) covers all of it,
 # a crown at most 0.4 of it.
 LOCKED_RING = 0.65
@@ -47,6 +48,8 @@ OFF_DIAGONAL = _off_diagonal()
 
 @dataclass(frozen=True)
 class StateReading:
+    """Every cell's state, whether the crowns are gold (the page shows the board solved), doubts."""
+
     states: tuple[tuple[CellState, ...], ...]
     solved_look: bool
     doubts: tuple[str, ...]
@@ -71,9 +74,11 @@ def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
     x0, y0 = lattice.xs[0] - pitch / 2, lattice.ys[0] - pitch / 2
     x1, y1 = lattice.xs[-1] + pitch / 2, lattice.ys[-1] + pitch / 2
     h, w = rgb.shape[:2]
-    ix0, iy0 = max(0, int(round(x0))), max(0, int(round(y0)))
-    ix1, iy1 = min(w, int(round(x1))), min(h, int(round(y1)))
-    crop = rgb[iy0:iy1, ix0:ix1]
+    ix0, iy0, ix1, iy1 = (int(round(v)) for v in (x0, y0, x1, y1))
+    crop = rgb[max(0, iy0) : min(h, iy1), max(0, ix0) : min(w, ix1)]
+    cut = (max(0, -iy0), max(0, iy1 - h), max(0, -ix0), max(0, ix1 - w))
+    if any(cut):  # a tight crop cut the outer cells: extend them with their own edge pixels
+        crop = cv2.copyMakeBorder(crop, *cut, cv2.BORDER_REPLICATE)
     side = n * SIDE
     factor = min(crop.shape[0], crop.shape[1]) // side
     if factor >= 2:
@@ -98,11 +103,19 @@ def _ring_points() -> tuple[np.ndarray, np.ndarray]:
 RING_Y, RING_X = _ring_points()
 
 
-def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
+def saturation(rgb: np.ndarray) -> np.ndarray:
+    """HSV saturation, 0..1, of RGB values (any leading shape)."""
+    top = rgb.max(axis=-1)
+    return (top - rgb.min(axis=-1)) / np.maximum(top, 1.0)
+
+
+def cell_features(
+    patches: np.ndarray, background: np.ndarray, striped: np.ndarray | None = None
+) -> CellFeatures:
     """Marks measured against each cell's own background colour (so hover does not count).
 
     Ink is any clear colour difference, plus crown gold (which may differ little from a yellow
-    cell)."""
+    cell); in `striped` cells (n, n bool) what is left of red conflict stripes is not ink."""
     bg = background[:, :, None, None, :].astype(np.float32)
     distance = np.linalg.norm(patches - bg, axis=-1)
     r, g, b = patches[..., 0], patches[..., 1], patches[..., 2]
@@ -110,7 +123,14 @@ def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
     # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
     top = np.maximum(r, 1.0)
     golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top) & (distance > 40)
+    # ... and more saturated than the cell: an X mark's edge over a yellow cell (after JPEG) has
+    # gold's hue, but a blend with gray is always less saturated than the cell itself
+    golden &= saturation(patches) > saturation(bg) + 0.1
     differs = np.clip((distance - INK_FLOOR) / (120.0 - INK_FLOOR), 0, 1)
+    if striped is not None and striped.any():
+        green_blue = np.maximum(g, b)
+        stripe = (r - green_blue >= STRIPE_REDNESS / 2) & (r >= 0.85 * bg[..., 0]) & striped[:, :, None, None]
+        differs = differs * ~stripe
     inked = np.maximum(differs, golden)
     ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
     off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
@@ -122,23 +142,28 @@ def cell_features(patches: np.ndarray, background: np.ndarray) -> CellFeatures:
 
 def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """State per cell, and the cells whose measurements lie too near a threshold to be sure."""
-    ink, off, gold = features.ink, features.off, features.gold
+    ink, off = features.ink, features.off
     mark = ink >= X_INK
-    golden = gold >= GOLD_QUEEN
-    crown = mark & ((off >= CROWN_SHAPE) | golden)
+    crown = mark & (off >= CROWN_SHAPE)
     states = np.full(ink.shape, CellState.EMPTY, dtype=object)
     states[mark] = CellState.X
     states[crown] = CellState.QUEEN
     states[crown & (features.ring >= LOCKED_RING)] = CellState.LOCKED
     near = np.abs(ink - X_INK) < INK_DOUBT * X_INK
-    near |= mark & ~golden & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
+    near |= mark & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
     near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.12)
     return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
 
 
-def read_states(rgb: np.ndarray, lattice: Lattice, background: np.ndarray) -> StateReading:
-    """States of all cells, whether the crowns are gold, and doubts."""
-    features = cell_features(resample_cells(rgb, lattice), background)
+def read_states(
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, striped: list[tuple[int, int]] = ()
+) -> StateReading:
+    """States of all cells, whether the crowns are gold, and doubts; `striped` cells show red
+    conflict stripes (what remains of them is not read as a mark)."""
+    mask = np.zeros(background.shape[:2], bool)
+    for r, c in striped:
+        mask[r, c] = True
+    features = cell_features(resample_cells(rgb, lattice), background, mask)
     states, unsure = classify(features)
     crowns = states == CellState.QUEEN
     solved_look = bool(crowns.any() and (features.gold[crowns] >= GOLD_QUEEN).mean() > 0.5)

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report_json(reports)))
     else:
         print(format_report(reports))
-    return 1 if any(r.failures for r in reports) else 0
+    return 1 if any(r.failed for r in reports) else 0
 
 
 def _progress(path: str):  # noqa: ANN202 - returns the identity or tqdm

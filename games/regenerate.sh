@@ -1,0 +1,11 @@
+#!/bin/sh
+# Remake every puzzle file in games/ byte for byte (see README.md). Run from the project root:
+#   sh games/regenerate.sh
+set -eu
+GEN="${GEN:-.venv/bin/queens-autosolve generate}"
+for n in 5 6 7 8 9 10 11 12 13 14 15 16; do
+    $GEN --size "$n" --stars 1 --count 3 --seed 1 --out "games/queens-$(printf %02d "$n").txt"
+done
+$GEN --size 10 --stars 2 --count 2 --seed 1 --out games/stars2-10.txt
+$GEN --size 11 --stars 2 --count 2 --seed 1 --out games/stars2-11.txt
+$GEN --size 14 --stars 3 --count 2 --seed 1 --out games/stars3-14.txt
