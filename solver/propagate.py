@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.puzzle import Cell, Puzzle, cell_name, cells_of
+from solver.puzzle import Cell, Puzzle, Rule, cell_name, cells_of, geometry
 
 State = tuple[int, int]  # (cand, queens)
 Describe = Callable[[], str]  # words for a set of cells, built only when someone reads them
@@ -97,10 +97,9 @@ def board_of(puzzle: Puzzle) -> Board:
     rows, cols, neighbours = geo.rows, geo.cols, geo.neighbours
     regions = puzzle.region_masks
     if k == 1:
-        kill = tuple(
-            rows[i // n] | cols[i % n] | regions[puzzle.regions[i // n][i % n]] | neighbours[i]
-            for i in range(n * n)
-        )
+        lines_around = _lines_and_neighbours(n, puzzle.rule)
+        region_of = [g for row in puzzle.regions for g in row]
+        kill = tuple(around | regions[g] for around, g in zip(lines_around, region_of))
     else:
         kill = tuple(neighbours[i] | 1 << i for i in range(n * n))
     return Board(
@@ -124,6 +123,14 @@ def board_of(puzzle: Puzzle) -> Board:
         ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
     )
+
+
+@lru_cache(maxsize=16)
+def _lines_and_neighbours(n: int, rule: Rule) -> tuple[int, ...]:
+    """For each cell, its row, its column and its neighbours: the part of a k=1 kill mask that
+    does not depend on the regions."""
+    geo = geometry(n, rule)
+    return tuple(geo.rows[i // n] | geo.cols[i % n] | geo.neighbours[i] for i in range(n * n))
 
 
 @lru_cache(maxsize=4)
@@ -839,6 +846,18 @@ def _bits(s: int) -> list[int]:
 
 
 def _mask_of_lines(lines: tuple[int, ...], span: int) -> int:
+    """The cells of the lines (rows or columns, as `lines`) whose numbers are set in `span`."""
+    key = span, lines[0]  # lines[0] tells rows from columns
+    mask = _LINE_MASKS.get(key)
+    if mask is None:
+        mask = _LINE_MASKS[key] = _join_lines(lines, span)
+    return mask
+
+
+_LINE_MASKS: dict[tuple[int, int], int] = {}
+
+
+def _join_lines(lines: tuple[int, ...], span: int) -> int:
     mask = 0
     for line in _bits(span):
         mask |= lines[line]

@@ -203,3 +203,11 @@ def test_analyse_of_a_missing_or_malformed_file_exits_2(tmp_path, capsys):
     bad.write_text("AAB\nAB\n")
     assert main(["play", "queens", "--analyse", str(bad)]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_board_sizes_out_of_range_exit_2(capsys):
+    assert main(["play", "queens", "--size", "3"]) == 2
+    assert main(["play", "queens", "--plain", "17"]) == 2
+    assert main(["play", "queens", "--position", "AAB/ACB/CCB hard r1c1,r1c2"]) == 2
+    err = capsys.readouterr().err
+    assert "N = 1 or N >= 4" in err and "out of range" in err and "same row" in err

@@ -74,8 +74,14 @@ class QueensBoard:
 
     @classmethod
     def random(cls, n: int, seed: int | None, mode: Mode = "hard") -> QueensBoard:
-        """A random map of n connected regions (the generator's way of growing them)."""
-        grid = random_regions(n, random.Random(seed))
+        """A random map of n connected regions (the generator's way of growing them).
+
+        Maps grow from a placement of n non-touching queens, which 2x2 and 3x3 boards lack.
+        """
+        try:
+            grid = random_regions(n, random.Random(seed))
+        except ValueError:
+            raise PositionError(f"no random {n}x{n} region map: it needs N = 1 or N >= 4") from None
         return cls(n, mode, tuple(tuple(row) for row in grid))
 
     @cached_property
