@@ -12,10 +12,11 @@ grown around; a *rival* is any other solution of the current map. Three steps:
    broken by moving a cell they use out of its region (`break_rivals`), never an intended queen.
 
 Rivals and the safety checks come from `Enumerator`, a small search that lives here on purpose:
-the map a seed produces depends on which rival is found first, so it must not depend on the
+the map a seed produces depends on which rival is found first, so it should not depend on the
 search order of the fast solver (which may change as it is tuned). Same seed, same puzzle. The
-fast solver (`solver.search.count_solutions`) only answers "is it unique yet?", which has one
-right answer whatever the order.
+fast solver (`solver.search`) answers "is it unique yet?", which has one right answer whatever
+the order, and supplies a rival only when the small search gives up (some Star Battle maps):
+only those puzzles could change if the fast solver's search order changes.
 
 >>> p = generate_puzzle(6, rng=7)
 >>> p.name, p.meta["seed"], len(find_solutions(p, limit=2))
@@ -31,7 +32,7 @@ from functools import lru_cache
 from solver.errors import QueensError
 from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells
-from solver.search import count_solutions
+from solver.search import count_solutions, search
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
@@ -41,6 +42,7 @@ MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the prin
 CHECK_BUDGET = 200
 UNKNOWN = -1
 ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
+RIVAL_BUDGET = 4000  # nodes for listing rivals before asking the fast solver for one
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -333,10 +335,69 @@ def make_unique(
 
 
 def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -> list[Solution]:
-    """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order."""
+    """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order.
+
+    The small search stops after RIVAL_BUDGET nodes; when it has found nothing by then (hard
+    Star Battle maps), the rival comes from the fast solver instead (`_rival_by_fast_solver`).
+    """
     n = puzzle.n
-    found = _enumerator(puzzle).solutions(mask_of(puzzle.given, n), limit, mask_of(intended, n))
+    search = _enumerator(puzzle)
+    search.budget = RIVAL_BUDGET
+    found = search.solutions(mask_of(puzzle.given, n), limit, mask_of(intended, n))
+    if not found and search.gave_up:
+        rival = _rival_by_fast_solver(puzzle, set(intended))
+        return [rival] if rival else []
     return [Solution.of(cells_of(queens, n)) for queens in found]
+
+
+def _rival_by_fast_solver(puzzle: Puzzle, intended: set[Cell]) -> Solution | None:
+    """A solution other than `intended` from `solver.search`, which reports only the first
+    solution it finds: when that is the intended one, the board is turned or mirrored (the
+    search then meets the solutions in another order) and the answer turned back."""
+    n = puzzle.n
+    for turn in range(8):
+        moved = _turn_grid(puzzle.regions, turn)
+        variant = Puzzle.from_region_grid(moved, k=puzzle.k, rule=puzzle.rule)
+        solution = search(variant, limit=1).solution
+        if solution is None:
+            return None
+        cells = {_turn_back(cell, turn, n) for cell in solution.queens}
+        if cells != intended:
+            return Solution.of(cells)
+    return None
+
+
+def _turn_grid(grid: Sequence[Sequence[int]], turn: int) -> list[list[int]]:
+    """The grid under symmetry `turn` (0..7): cell (r, c) moves to `_turn_cell((r, c), turn)`."""
+    n = len(grid)
+    out = [[0] * n for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            rr, cc = _turn_cell((r, c), turn, n)
+            out[rr][cc] = grid[r][c]
+    return out
+
+
+def _turn_cell(cell: Cell, turn: int, n: int) -> Cell:
+    r, c = cell
+    if turn & 4:
+        r, c = c, r
+    if turn & 2:
+        r = n - 1 - r
+    if turn & 1:
+        c = n - 1 - c
+    return r, c
+
+
+def _turn_back(cell: Cell, turn: int, n: int) -> Cell:
+    r, c = cell
+    if turn & 1:
+        c = n - 1 - c
+    if turn & 2:
+        r = n - 1 - r
+    if turn & 4:
+        r, c = c, r
+    return r, c
 
 
 def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], rng: random.Random) -> bool:
@@ -505,6 +566,27 @@ class Enumerator:
             cells ^= low
         return cand, placed
 
+    def bands_overfull(self, cand: int, placed: int) -> bool:
+        """True when two neighbouring rows (or columns) need more queens than fit: in such a
+        band, queens in the same or neighbouring columns would touch, so at most one queen per
+        column and never in two neighbouring columns."""
+        n, k, units = self.n, self.k, self.units
+        for first, shift, step in ((0, n, 1), (n, 1, n)):  # rows, then columns
+            # Fold the two lines of a band onto the first: rows move up by n bits, columns left by 1.
+            edge = units[first]
+            for a in range(first, first + n - 1):
+                band = units[a] | units[a + 1]
+                need = 2 * k - (placed & band).bit_count()
+                if need <= 0:
+                    continue
+                offset = (a - first) * shift
+                across = ((cand & band) >> offset | (cand & band) >> (offset + shift)) & edge
+                queens = ((placed & band) >> offset | (placed & band) >> (offset + shift)) & edge
+                across &= ~(queens | queens << step | queens >> step)
+                if _spread(across, step) < need:
+                    return True
+        return False
+
     def point(self, cand: int) -> int:
         """For k=1: a region whose candidates all lie in one row (or column) takes that line's
         queen, so the line's other cells go; likewise a line whose candidates lie in one region."""
@@ -547,6 +629,8 @@ class Enumerator:
                     return
                 if count - need < best_slack:
                     branch, best_slack = free, count - need
+            if k > 1 and not forced and self.bands_overfull(cand, placed):
+                return
             if not forced:
                 if k == 1:
                     narrowed = self.point(cand)

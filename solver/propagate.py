@@ -77,6 +77,8 @@ class Board:
     line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)  # see _pin_line
     region_spans: dict[int, int] = field(default_factory=dict)  # see _rows_and_cols
     band_covers: dict[int, list[int] | None] = field(default_factory=dict)
+    # For k>1, frames[u]: how squeeze_units moves unit u to where its cache keys live
+    frames: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -122,6 +124,7 @@ def board_of(puzzle: Puzzle) -> Board:
             tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
         ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
+        frames=_frames(n, k, rows + cols + regions) if k > 1 else (),
     )
 
 
@@ -275,6 +278,115 @@ def _eliminate_crowders(board: Board, cand: int, queens: int, log: list[Step] | 
                 log.append(_attack_step(board, u, crowded))
             cand &= ~crowded
     return cand, queens
+
+
+SQUEEZE_UNITS = 3
+
+
+def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
+    """For k>1: a queen on x takes x's neighbours from every unit; when what is left of a unit
+    fits fewer queens than it still needs (counting 2x2 blocks: a block holds one queen at most),
+    x can hold no queen. This sees what `eliminate_attackers` misses: candidates that are many
+    but side by side, so a queen next to them takes more room than it takes cells.
+
+    The cells dropped depend only on the unit's candidates and need, not on the puzzle, so they
+    are cached for the board size; a line is moved to row (column) 1 first, so that every row
+    (column) with the same pattern shares one entry."""
+    k, units, frames = board.k, board.units, board.frames
+    full = (1 << board.n * board.n) - 1
+    caches = _squeeze_caches(board.n, k, board.puzzle.rule)
+    for u in range(SQUEEZE_UNITS * board.n):
+        unit = units[u]
+        need = k - (unit & queens).bit_count()
+        if not need:
+            continue
+        live = cand & unit
+        if live.bit_count() > 4 * need + 4:
+            continue  # more than need + 1 squares hold: too much room for _squeezers to look at
+        up, down, keep = frames[u]
+        live = live << up >> down
+        cache = caches[need]
+        drop = cache.get(live)
+        if drop is None:
+            drop = cache[live] = _squeezers(board, live, need)
+        if drop:
+            drop = ((drop & keep) << down >> up) & cand & full
+            if drop:
+                if log is not None:
+                    log.append(_squeeze_step(board, u, drop))
+                cand &= ~drop
+    return cand, queens
+
+
+@lru_cache(maxsize=8)
+def _squeeze_caches(n: int, k: int, rule: Rule) -> tuple[dict[int, int], ...]:
+    """For `squeeze_units`, per need: a unit's candidates (moved to its frame) -> dropped cells."""
+    return tuple({} for _ in range(k + 1))
+
+
+def _frames(n: int, k: int, units: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """For each unit, (up, down, keep): `cells << up >> down` moves a row to row 1 and a column to
+    column 1 (regions stay put); `(cells & keep) << down >> up` moves cells of rows 0-2 (columns
+    0-2) back, `keep` leaving out the ones that would land off the board."""
+    col0 = sum(1 << (r * n) for r in range(n))
+    out = [(n, r * n, -1) for r in range(n)]
+    for c in range(n):
+        keep = -1
+        if c == 0:
+            keep = ~col0
+        elif c == n - 1:
+            keep = ~(col0 << 2)
+        out.append((1, c, keep))
+    out += [(0, 0, -1)] * (len(units) - 2 * n)
+    return tuple(out)
+
+
+def _squeezers(board: Board, live: int, need: int) -> int:
+    """The cells whose queen would leave `live` (a unit's candidates, `need` queens still to
+    place) room for too few queens: x's own queen counts when x is one of `live`. Nothing when
+    `live` has two blocks or more to spare (one queen rarely costs a unit two blocks)."""
+    kill = board.kill
+    if _room(board, live, need + 2) > need + 1:
+        return 0
+    around = 0
+    rest = live
+    while rest:
+        low = rest & -rest
+        around |= kill[low.bit_length() - 1]
+        rest ^= low
+    if need == 1:
+        around &= ~live  # a queen inside is the one the unit needs
+    drop = 0
+    rest = around
+    while rest:
+        low = rest & -rest
+        target = need - 1 if live & low else need
+        if _room(board, live & ~kill[low.bit_length() - 1], target) < target:
+            drop |= low
+        rest ^= low
+    return drop
+
+
+def _room(board: Board, live: int, stop: int) -> int:
+    """How many disjoint 2x2 squares the greedy cover of `live` takes (see _greedy_cover),
+    counting no further than `stop`: more queens than that cannot fit in `live`."""
+    right, left = board.squares
+    count = 0
+    while live and count < stop:
+        i = (live & -live).bit_length() - 1
+        a, b = live & right[i], live & left[i]
+        live ^= a if a.bit_count() >= b.bit_count() else b
+        count += 1
+    return count
+
+
+def _squeeze_step(board: Board, u: int, mask: int) -> Step:
+    return Step(
+        f"a queen on {board.names(mask)} would leave {board.puzzle.unit_name(u)} room for too few "
+        f"queens: remove {'them' if mask & (mask - 1) else 'it'}",
+        board.cells(mask),
+        kind="attack",
+    )
 
 
 def _crowding(neighbours: tuple[int, ...], live: int, spare: int) -> int:
@@ -790,7 +902,7 @@ def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> lis
 
 
 RULES = (settle_units, eliminate_attackers, confine)
-RULES_MANY = (settle_units, cover_regions, eliminate_attackers, count_blocks, confine)
+RULES_MANY = (settle_units, cover_regions, squeeze_units, count_blocks, confine)
 
 
 def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = None) -> State | None:

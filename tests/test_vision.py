@@ -26,8 +26,19 @@ from vision import (
     from_bgra,
     read_board,
     read_image,
+    render,
 )
-from vision.render import PALETTE, cell_centres, hex_rgb, line_widths, margin_of, render_board
+from vision.render import (
+    GOLD,
+    PALETTE,
+    board_image,
+    cell_centres,
+    hex_rgb,
+    line_widths,
+    margin_of,
+    render_board,
+)
+from vision.shades import shades_of, stripe_mask
 
 MARKS = ".....xQL"
 
@@ -198,6 +209,33 @@ def test_red_conflict_stripes_never_give_a_certain_reading():
         assert any("conflict stripes" in reason for reason in reading.reasons)
         assert same_partition(reading, regions)
     assert read >= 2
+
+
+def _coral_cell(cell: int, **marks: object) -> np.ndarray:
+    """One coral cell (the region colour that is itself stripe-coloured) of a board drawn by
+    vision.render, with what `marks` (states, gold, conflicts) put on it, after JPEG."""
+    regions = ["ABCDEF"] + ["AAAAAA"] * 5  # palette colours go in reading order: F is coral
+    assert hex_rgb(PALETTE[5]) == (255, 123, 96)
+    board = jpeg(board_image(regions, cell=cell, **marks), quality=90)  # type: ignore[arg-type]
+    thin, thick = line_widths(cell)
+    x = thick + 5 * (cell + thin)
+    return np.ascontiguousarray(board[thick : thick + cell, x : x + cell])
+
+
+def _stripe_share(cell_image: np.ndarray) -> float:
+    shades = shades_of(cell_image)
+    return float((stripe_mask(shades.rgb, shades.gray) > 0).mean())
+
+
+@pytest.mark.parametrize("gold", [GOLD, (255, 205, 40)], ids=["page-gold", "lighter-gold"])
+@pytest.mark.parametrize("cell", (36, 56, 84))
+def test_a_gold_crown_on_a_coral_cell_is_no_conflict_stripe(gold, cell, monkeypatch):
+    """A solved board's gold crown is lighter than a coral cell, whose colour is itself
+    stripe-coloured: the coral around the crown must not pass for red stripes (a solved board was
+    refused so), also for a gold lighter than the page's, while real stripes on it are found."""
+    monkeypatch.setattr(render, "GOLD", gold)
+    assert _stripe_share(_coral_cell(cell, states=[".....Q"], gold=True)) < 0.005
+    assert _stripe_share(_coral_cell(cell, conflicts={(0, 5)})) > 0.1
 
 
 # --- properties: JPEG and scaling change nothing ------------------------------------------------

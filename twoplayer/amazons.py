@@ -383,7 +383,7 @@ class AmazonsAI:
                 return None
             game.push(move)
             try:
-                lost = not solve(game, self.memo, budget=20_000)
+                lost = not solve(game, self.memo, deadline=deadline)
             except BudgetExceeded:
                 return None
             finally:

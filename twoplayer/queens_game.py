@@ -502,7 +502,7 @@ class PerfectPlayer:
                     return move
         return self._stubborn(game, solver)
 
-    def _stubborn(self, game: QueensGame, solver: KaylesSolver, budget: float = 0.3) -> Cell:
+    def _stubborn(self, game: QueensGame, solver: KaylesSolver, budget: float = 0.2) -> Cell:
         """In a lost position: the move after which the fewest replies win for the opponent."""
         conflicts, n, free = game.board.conflicts, game.board.n, game.free
         moves = sorted(game.legal_moves(),

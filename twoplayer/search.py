@@ -256,11 +256,13 @@ def solve(
     memo: dict[Hashable, bool] | None = None,
     *,
     budget: int | None = None,
+    deadline: float | None = None,
 ) -> bool:
     """Exactly: does the player to move win with perfect play? (Normal play, no draws.)
 
     Memoised by `state.key()`; pass the same `memo` between calls to share work. Raises
-    BudgetExceeded after `budget` positions are expanded.
+    BudgetExceeded after `budget` positions are expanded, or once `time.perf_counter()`
+    passes `deadline`.
 
     >>> from twoplayer.corner import CornerGame
     >>> solve(CornerGame(n=3, x=2, y=3))   # (2, 3) is a safe field: the mover loses
@@ -276,6 +278,8 @@ def solve(
             return known
         counter[0] += 1
         if budget is not None and counter[0] > budget:
+            raise BudgetExceeded
+        if deadline is not None and counter[0] & 63 == 0 and time.perf_counter() > deadline:
             raise BudgetExceeded
         ordering = getattr(state, "ordered_moves", None)
         moves = state.legal_moves()

@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.reading import BoardNotFound
 from vision.shades import Shades
+from vision.stats import median as array_median
 
 # Larger images are searched at reduced size; the board is then re-read from a full-size crop.
 SEARCH_SIDE = 2000
@@ -61,7 +62,7 @@ class Lattice:
 
     def box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
         """The board box in pixels: the cells plus half a line gap around them, inside the image."""
-        gap = max(1.0, self.pitch - float(np.median(self.right - self.left)))
+        gap = max(1.0, self.pitch - float(array_median(self.right - self.left)))
         x0 = max(0, int(round(self.left[0] - gap)))
         y0 = max(0, int(round(self.top[0] - gap)))
         x1 = min(shape[1], int(round(self.right[-1] + gap)))
@@ -162,7 +163,7 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     counted from the first line, and the pitch."""
     order = np.argsort(values)
     v = values[order]
-    tol = 0.5 * float(np.median(sizes))
+    tol = 0.5 * float(array_median(sizes))
     breaks = np.nonzero(np.diff(v) > tol)[0]
     starts = np.concatenate([[0], breaks + 1])
     ends = np.concatenate([breaks + 1, [len(v)]])
@@ -171,7 +172,7 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     if len(lines) < 2:
         raise BoardNotFound("no grid found: the light cells do not form rows and columns")
     steps = np.diff(lines)
-    pitch = float(np.median(steps[steps < 1.5 * steps.min()]))
+    pitch = float(array_median(steps[steps < 1.5 * steps.min()]))
     line_index = np.rint((lines - lines[0]) / pitch).astype(int)
     index = np.empty(len(values), dtype=int)
     for li, (s, e) in enumerate(zip(starts, ends)):
@@ -202,7 +203,7 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
     if known.sum() >= 2 and not known.all():
         # np.interp holds the ends flat; extrapolate the missing end lines at the pitch instead
         a, b = np.polyfit(at[known], (left[known] + right[known]) / 2, 1)
-        half = float(np.median(right[known] - left[known])) / 2
+        half = float(array_median(right[known] - left[known])) / 2
         for i in np.nonzero(~known)[0]:
             left[i], right[i] = a * i + b - half, a * i + b + half
     return left, right
@@ -242,7 +243,7 @@ def _uncut(lo: np.ndarray, hi: np.ndarray, limit: int) -> tuple[np.ndarray, np.n
     (a tight crop can shave a few pixels off the outer cells): centres stay true."""
     if len(lo) < 3:
         return lo, hi
-    width = float(np.median(hi[1:-1] - lo[1:-1]))
+    width = float(array_median(hi[1:-1] - lo[1:-1]))
     lo, hi = lo.copy(), hi.copy()
     if lo[0] <= 1 and hi[0] - lo[0] < width:
         lo[0] = hi[0] - width
@@ -259,7 +260,7 @@ def _extend(
     lines blurred away (small zoom, JPEG) merge into blobs that are not square, and can take a
     whole edge line with them."""
     view = mask.T if across else mask  # work on columns; rows are columns of the transposed mask
-    pitch = float(np.median(np.diff((lo + hi) / 2))) if len(lo) > 1 else float(hi[0] - lo[0])
+    pitch = float(array_median(np.diff((lo + hi) / 2))) if len(lo) > 1 else float(hi[0] - lo[0])
     mids = (other_lo + other_hi) / 2
     gaps = (other_hi[:-1] + other_lo[1:]) / 2
     best = None
@@ -291,7 +292,7 @@ def _extend(
 def _near_edge(boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
     """True when the grid ends less than a cell from an image edge: cut cells may lie beyond."""
     h, w = shape[:2]
-    size = float(np.median(boxes[:, 2:] - boxes[:, :2]))
+    size = float(array_median(boxes[:, 2:] - boxes[:, :2]))
     return bool(
         boxes[:, 0].min() < size or boxes[:, 1].min() < size
         or boxes[:, 2].max() > w - size or boxes[:, 3].max() > h - size

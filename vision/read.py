@@ -21,6 +21,9 @@ from vision.states import read_states
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
 STRIPED_SHARE = 0.08  # of a cell's pixels on red stripes: the cell is in conflict (stripes: ~0.2)
+# The middle of a cell, where marks sit (crowns 55% of the cell): left out when counting stripe
+# pixels, as the edges of a gold crown on a coral cell (after JPEG) can pass for stripes there.
+MARK_SPAN = 0.6
 BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is blank
 
 
@@ -133,13 +136,24 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
 
 def _confirm_stripes(shades: Shades, lattice: Lattice, cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The cells among `cells` (whose colour samples hit stripe colours) that really are striped:
-    stripe pixels cover a good share of them (about a fifth), not a few JPEG-noisy pixels."""
-    confirmed = []
-    for cell in cells:
-        x, y, w, h = _cell_rect(lattice, cell)
-        if cv2.countNonZero(shades.stripes_in((x, y, w, h))) > STRIPED_SHARE * w * h:
-            confirmed.append(cell)
-    return confirmed
+    stripe pixels cover a good share of them (about a fifth) around the middle, not a few
+    JPEG-noisy pixels or the rim of a mark."""
+    return [
+        cell for cell in cells
+        if _share_around_marks(shades.stripes_in(_cell_rect(lattice, cell))) > STRIPED_SHARE
+    ]
+
+
+def _share_around_marks(mask: np.ndarray) -> float:
+    """The share of set pixels in a cell's mask outside the middle square where marks sit."""
+    h, w = mask.shape
+    if h == 0 or w == 0:
+        return 0.0
+    y0, y1 = round(h * (1 - MARK_SPAN) / 2), round(h * (1 + MARK_SPAN) / 2)
+    x0, x1 = round(w * (1 - MARK_SPAN) / 2), round(w * (1 + MARK_SPAN) / 2)
+    outside = h * w - (y1 - y0) * (x1 - x0)
+    count = cv2.countNonZero(mask) - cv2.countNonZero(mask[y0:y1, x0:x1])
+    return count / max(outside, 1)
 
 
 def _cell_rect(lattice: Lattice, cell: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -12,6 +12,7 @@ import numpy as np
 from solver.puzzle import cell_name
 from vision.reading import BoardNotFound
 from vision.sample import BoardSamples
+from vision.stats import median
 
 # Colour distances (CIE Lab, delta E 1976). A hovered cell is about 8 from its region; the nearest
 # two region colours seen on real screens are about 14 apart.
@@ -153,7 +154,7 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         raise BoardNotFound(
             f"found {count} regions on the {n}x{n} board, expected {n}: regions not readable"
         )
-    rgb_medians = np.array([np.median(samples.rgb[labels == region], axis=0) for region in range(n)])
+    rgb_medians = np.array([median(samples.rgb[labels == region], axis=0) for region in range(n)])
     colours = tuple(tuple(int(round(v)) for v in colour) for colour in rgb_medians)
     return RegionReading(
         tuple(tuple(int(v) for v in row) for row in labels),

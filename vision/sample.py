@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.locate import Lattice
 from vision.shades import STRIPE_MAX_GREEN_BLUE, STRIPE_MIN_RED, STRIPE_REDNESS, Shades
+from vision.stats import median, percentile
 
 # Where a cell's colour is sampled, as fractions of its light span from the centre: near the
 # corners, outside the crown (about 55% of the cell), the locked-queen disc (70%) and the border.
@@ -76,10 +76,40 @@ def stripe_points(points: np.ndarray, colours: np.ndarray) -> np.ndarray:
     return on_stripe.sum(axis=2)
 
 
+# sRGB (D65) to CIE XYZ, rows X, Y, Z; and the D65 white, which Lab is taken relative to.
+RGB_TO_XYZ = np.array([
+    [0.412453, 0.357580, 0.180423],
+    [0.212671, 0.715160, 0.072169],
+    [0.019334, 0.119193, 0.950227],
+], np.float32)
+D65_WHITE = np.array([0.950456, 1.0, 1.088754], np.float32)
+LAB_EPSILON = np.float32(216 / 24389)  # below this (relative) luminance Lab's cube root turns linear
+LAB_KAPPA = np.float32(24389 / 27)
+
+
 def to_lab(colours: np.ndarray) -> np.ndarray:
-    """CIE Lab of RGB colours (any leading shape), so distances match what people see."""
-    flat = (colours.reshape(-1, 1, 3) / 255.0).astype(np.float32)
-    return cv2.cvtColor(flat, cv2.COLOR_RGB2Lab).reshape(colours.shape).astype(np.float64)
+    """CIE Lab (D65, L 0..100) of 0..255 sRGB colours (any leading shape), so distances match what
+    people see.
+
+    Plain numpy with OpenCV's constants, within 0.5 delta E of its float RGB2Lab (which
+    approximates the curves by tables): OpenCV builds those tables on its first Lab conversion
+    in a process, 150-250 ms, which would dominate a one-shot run converting a few hundred
+    colours."""
+    srgb = np.asarray(colours, np.float32) / np.float32(255.0)
+    linear = np.where(
+        srgb <= np.float32(0.04045),
+        srgb / np.float32(12.92),
+        ((srgb + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4),
+    )
+    relative = (linear @ RGB_TO_XYZ.T) / D65_WHITE
+    f = np.where(
+        relative > LAB_EPSILON,
+        np.cbrt(relative),
+        (LAB_KAPPA * relative + np.float32(16.0)) / np.float32(116.0),
+    )
+    fx, fy, fz = f[..., 0], f[..., 1], f[..., 2]
+    lab = np.stack([116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)], axis=-1)
+    return lab.astype(np.float64)
 
 
 def _profiles(channel: np.ndarray, starts: np.ndarray, ends: np.ndarray, fixed: np.ndarray, vertical: bool):
@@ -102,7 +132,7 @@ def _shares(values: np.ndarray, valid: np.ndarray, ref: np.ndarray) -> tuple[np.
     """Per profile pixel, how far it is from the cells' level towards the lines' own level (the
     darkest the thick borders get, being wide enough to reach it), 0..1; and that line level."""
     minima = np.where(valid, values, 255).min(axis=1)
-    line_level = float(np.percentile(minima, 10))
+    line_level = float(percentile(minima, 10))
     depth = np.maximum(ref[:, None] - line_level, 1.0)
     return np.clip((ref[:, None] - values) / depth, 0.0, 1.0) * valid, line_level
 
@@ -142,7 +172,7 @@ def boundary_ink(
         shares, level = _shares(values, valid, ref)
         line_level = max(line_level, level)
         shape = (n, n - 1) if vertical else (n - 1, n)
-        inks.append(np.median(shares.sum(axis=1).reshape(*shape, len(ALONG)), axis=2))
+        inks.append(median(shares.sum(axis=1).reshape(*shape, len(ALONG)), axis=2))
     return inks[0], inks[1], line_level
 
 
@@ -150,7 +180,7 @@ def sample_board(rgb: np.ndarray, shades: Shades, lattice: Lattice) -> BoardSamp
     """All measurements the region and state readers need."""
     points = cell_points(rgb, lattice)
     # the median: robust to JPEG noise and to red stripes (under a quarter of the points)
-    colours = np.median(points, axis=2)
+    colours = median(points, axis=2)
     ink_right, ink_down, line_level = boundary_ink(shades, lattice, colours)
     return BoardSamples(
         colours, to_lab(colours), ink_right, ink_down, line_level, stripe_points(points, colours)

@@ -19,6 +19,9 @@ STRIPE_MIN_RED = 110
 STRIPE_MAX_GREEN_BLUE = 140
 STRIPE_REDNESS = 30  # red above both green and blue by at least this
 STRIPE_DARKER = 20  # luma levels below the lightest neighbour (JPEG noise stays under it)
+# Blue levels below the bluest neighbour: the stripes' red has almost no blue, so they take blue
+# from every region colour, while a cell beside a gold crown (no blue) keeps all of its own.
+STRIPE_LESS_BLUE = 5
 KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 NEAR = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
@@ -50,9 +53,12 @@ class Shades:
 
 
 def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
-    """Pixels of red conflict stripes (uint8 mask): darker than a neighbour in luma,
+    """Pixels of red conflict stripes (uint8 mask): darker than a neighbour in luma and in blue,
     stripe-coloured, and keeping (almost) the red of their neighbours, which a line or mark over a
-    coral cell does not."""
+    coral cell does not.
+
+    The coral cell colour is itself stripe-coloured, and a gold crown is lighter than it: without
+    the blue test the coral around a solved board's crown would pass for stripes."""
     red, green, blue = cv2.split(rgb)
     green_blue = cv2.max(green, blue)
     kept = cv2.compare(cv2.multiply(cv2.dilate(red, NEAR), 0.85, dtype=cv2.CV_8U), red, cv2.CMP_LE)
@@ -64,7 +70,9 @@ def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
     # darker than a direct neighbour: a 2 px stripe always borders its cell, while a cell's own
     # pixels are only darker than a lighter cell two pixels away, across a line
     darker = cv2.compare(cv2.subtract(cv2.dilate(gray, NEAR), gray), STRIPE_DARKER, cv2.CMP_GE)
-    return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, darker))
+    less_blue = cv2.compare(cv2.subtract(cv2.dilate(blue, NEAR), blue), STRIPE_LESS_BLUE, cv2.CMP_GE)
+    shaded = cv2.bitwise_and(darker, less_blue)
+    return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, shaded))
 
 
 def shades_of(rgb: np.ndarray) -> Shades:
