@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from itertools import islice
 
 from solver.errors import QueensError
 from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
@@ -43,6 +44,7 @@ CHECK_BUDGET = 200
 UNKNOWN = -1
 ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
 RIVAL_BUDGET = 4000  # nodes for listing rivals before asking the fast solver for one
+MOVES_TRIED = 12  # moves break_rivals checks for safety per round before taking the first
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -327,9 +329,7 @@ def make_unique(
         if count_solutions(puzzle, limit=2) == 1:
             return True
         rivals = find_rivals(puzzle, keep)
-        if not rivals:
-            return True
-        if not break_rivals(board, rivals, keep, rng):
+        if not rivals or not break_rivals(board, rivals, keep, rng):
             nudge_border(board, keep, rng)
     return False
 
@@ -406,7 +406,8 @@ def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], 
     Every rival with a queen on a moved cell then has fewer than k queens in the old region, so
     the cells most rivals use go first. A cell deep inside its region leaves with a path to the
     nearest border, and pieces of the region that the move cuts off leave with it (`carve`).
-    Moves that open no new solution are preferred; failing those, the first legal move.
+    Moves that open no new solution are preferred (the first MOVES_TRIED are checked); failing
+    those, the first legal move.
     False when no rival queen can leave its region.
     """
     uses: dict[Cell, int] = {}
@@ -415,17 +416,17 @@ def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], 
             if cell not in keep:
                 uses[cell] = uses.get(cell, 0) + 1
     cells = sorted(uses, key=lambda cell: (-uses[cell], rng.random()))
+    ways = islice((way for cell in cells for way in carve(board, cell, keep, rng)), MOVES_TRIED)
     first: tuple[list[Cell], int] | None = None
-    for cell in cells:
-        for moved, region in carve(board, cell, keep, rng):
-            old = board.region_at(cell)
-            for here in moved:
-                board.move(here, region)
-            if not any(board.rival_through(here, region) for here in moved):
-                return True
-            for here in moved:
-                board.move(here, old)
-            first = first or (moved, region)
+    for moved, region in ways:
+        old = board.region_at(moved[0])
+        for here in moved:
+            board.move(here, region)
+        if not any(board.rival_through(here, region) for here in moved):
+            return True
+        for here in moved:
+            board.move(here, old)
+        first = first or (moved, region)
     if first is None:
         return False
     for here in first[0]:

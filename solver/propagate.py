@@ -77,8 +77,9 @@ class Board:
     line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)  # see _pin_line
     region_spans: dict[int, int] = field(default_factory=dict)  # see _rows_and_cols
     band_covers: dict[int, list[int] | None] = field(default_factory=dict)
+    rooms: dict[int, int] = field(default_factory=dict)  # cells -> _room(cells, k), see _squeezers
     # For k>1, frames[u]: how squeeze_units moves unit u to where its cache keys live
-    frames: tuple[tuple[int, int, int], ...] = ()
+    frames: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -124,7 +125,7 @@ def board_of(puzzle: Puzzle) -> Board:
             tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
         ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
-        frames=_frames(n, k, rows + cols + regions) if k > 1 else (),
+        frames=_frames(n, rows + cols + regions) if k > 1 else (),
     )
 
 
@@ -280,9 +281,6 @@ def _eliminate_crowders(board: Board, cand: int, queens: int, log: list[Step] | 
     return cand, queens
 
 
-SQUEEZE_UNITS = 3
-
-
 def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
     """For k>1: a queen on x takes x's neighbours from every unit; when what is left of a unit
     fits fewer queens than it still needs (counting 2x2 blocks: a block holds one queen at most),
@@ -292,25 +290,22 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
     The cells dropped depend only on the unit's candidates and need, not on the puzzle, so they
     are cached for the board size; a line is moved to row (column) 1 first, so that every row
     (column) with the same pattern shares one entry."""
-    k, units, frames = board.k, board.units, board.frames
-    full = (1 << board.n * board.n) - 1
+    k = board.k
     caches = _squeeze_caches(board.n, k, board.puzzle.rule)
-    for u in range(SQUEEZE_UNITS * board.n):
-        unit = units[u]
+    for u, (unit, up, down, keep) in enumerate(board.frames):
         need = k - (unit & queens).bit_count()
         if not need:
             continue
         live = cand & unit
         if live.bit_count() > 4 * need + 4:
             continue  # more than need + 1 squares hold: too much room for _squeezers to look at
-        up, down, keep = frames[u]
         live = live << up >> down
         cache = caches[need]
         drop = cache.get(live)
         if drop is None:
             drop = cache[live] = _squeezers(board, live, need)
         if drop:
-            drop = ((drop & keep) << down >> up) & cand & full
+            drop = (drop & keep) << down >> up & cand  # cand also clips what lands off the board
             if drop:
                 if log is not None:
                     log.append(_squeeze_step(board, u, drop))
@@ -324,36 +319,38 @@ def _squeeze_caches(n: int, k: int, rule: Rule) -> tuple[dict[int, int], ...]:
     return tuple({} for _ in range(k + 1))
 
 
-def _frames(n: int, k: int, units: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """For each unit, (up, down, keep): `cells << up >> down` moves a row to row 1 and a column to
-    column 1 (regions stay put); `(cells & keep) << down >> up` moves cells of rows 0-2 (columns
-    0-2) back, `keep` leaving out the ones that would land off the board."""
+def _frames(n: int, units: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    """For each unit, (unit, up, down, keep): `cells << up >> down` moves a row to row 1 and a
+    column to column 1 (regions stay put); `(cells & keep) << down >> up` moves cells of rows 0-2
+    (columns 0-2) back, `keep` leaving out the columns that would wrap round to another row."""
     col0 = sum(1 << (r * n) for r in range(n))
-    out = [(n, r * n, -1) for r in range(n)]
+    out = [(units[r], n, r * n, -1) for r in range(n)]
     for c in range(n):
         keep = -1
         if c == 0:
             keep = ~col0
         elif c == n - 1:
             keep = ~(col0 << 2)
-        out.append((1, c, keep))
-    out += [(0, 0, -1)] * (len(units) - 2 * n)
+        out.append((units[n + c], 1, c, keep))
+    out += [(unit, 0, 0, -1) for unit in units[2 * n :]]
     return tuple(out)
 
 
 def _squeezers(board: Board, live: int, need: int) -> int:
     """The cells whose queen would leave `live` (a unit's candidates, `need` queens still to
-    place) room for too few queens: x's own queen counts when x is one of `live`. Nothing when
-    `live` has two blocks or more to spare (one queen rarely costs a unit two blocks)."""
-    kill = board.kill
-    if _room(board, live, need + 2) > need + 1:
+    place) room for too few queens: x's own queen counts when x is one of `live`.
+
+    Only tight units are looked at: at most one block to spare. Then a cell that touches just
+    one of `live` rarely costs the unit enough room, so only those touching two or more are
+    tried, or all of them when the unit has no block to spare."""
+    kill, k, rooms = board.kill, board.k, board.rooms
+    room = _room(board, live, need + 2)
+    if room > need + 1:
         return 0
-    around = 0
-    rest = live
-    while rest:
-        low = rest & -rest
-        around |= kill[low.bit_length() - 1]
-        rest ^= low
+    if room > need:
+        around = _crowding(board.neighbours, live, 1)
+    else:
+        around = _crowding(board.neighbours, live, 0) | live
     if need == 1:
         around &= ~live  # a queen inside is the one the unit needs
     drop = 0
@@ -361,7 +358,11 @@ def _squeezers(board: Board, live: int, need: int) -> int:
     while rest:
         low = rest & -rest
         target = need - 1 if live & low else need
-        if _room(board, live & ~kill[low.bit_length() - 1], target) < target:
+        left = live & ~kill[low.bit_length() - 1]
+        room = rooms.get(left)
+        if room is None:
+            room = rooms[left] = _room(board, left, k)
+        if room < target:
             drop |= low
         rest ^= low
     return drop
@@ -902,7 +903,7 @@ def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> lis
 
 
 RULES = (settle_units, eliminate_attackers, confine)
-RULES_MANY = (settle_units, cover_regions, squeeze_units, count_blocks, confine)
+RULES_MANY = (settle_units, squeeze_units, cover_regions, count_blocks, confine)
 
 
 def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = None) -> State | None:

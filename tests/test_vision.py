@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 
 import cv2
 import numpy as np
@@ -28,6 +30,7 @@ from vision import (
     read_image,
     render,
 )
+from vision.read import STRIPED_SHARE
 from vision.render import (
     GOLD,
     PALETTE,
@@ -38,7 +41,8 @@ from vision.render import (
     margin_of,
     render_board,
 )
-from vision.shades import shades_of, stripe_mask
+from vision.sample import to_lab
+from vision.shades import shades_of, share_around_marks, stripe_mask
 
 MARKS = ".....xQL"
 
@@ -223,19 +227,23 @@ def _coral_cell(cell: int, **marks: object) -> np.ndarray:
 
 
 def _stripe_share(cell_image: np.ndarray) -> float:
+    """What the reader weighs to confirm a cell is striped (it also needs stripe-coloured samples
+    near the corners, which a crown never reaches: this tests the second witness on its own)."""
     shades = shades_of(cell_image)
-    return float((stripe_mask(shades.rgb, shades.gray) > 0).mean())
+    return share_around_marks(stripe_mask(shades.rgb, shades.gray))
 
 
-@pytest.mark.parametrize("gold", [GOLD, (255, 205, 40)], ids=["page-gold", "lighter-gold"])
+@pytest.mark.parametrize("gold", [GOLD, (255, 205, 40), (255, 220, 60)], ids=["page", "light", "lighter"])
 @pytest.mark.parametrize("cell", (36, 56, 84))
 def test_a_gold_crown_on_a_coral_cell_is_no_conflict_stripe(gold, cell, monkeypatch):
     """A solved board's gold crown is lighter than a coral cell, whose colour is itself
     stripe-coloured: the coral around the crown must not pass for red stripes (a solved board was
-    refused so), also for a gold lighter than the page's, while real stripes on it are found."""
+    refused so), also for a gold lighter than the page's; real stripes on the same cell must."""
     monkeypatch.setattr(render, "GOLD", gold)
-    assert _stripe_share(_coral_cell(cell, states=[".....Q"], gold=True)) < 0.005
-    assert _stripe_share(_coral_cell(cell, conflicts={(0, 5)})) > 0.1
+    assert _stripe_share(_coral_cell(cell, states=[".....Q"], gold=True)) < STRIPED_SHARE / 2
+    assert _stripe_share(_coral_cell(cell, states=[".....L"])) < STRIPED_SHARE / 2
+    assert _stripe_share(_coral_cell(cell, conflicts={(0, 5)})) > 2 * STRIPED_SHARE
+    assert _stripe_share(_coral_cell(cell, states=[".....Q"], conflicts={(0, 5)})) > 2 * STRIPED_SHARE
 
 
 # --- properties: JPEG and scaling change nothing ------------------------------------------------
@@ -267,6 +275,46 @@ def test_scaling_gives_the_same_reading(board, factor):
     x, y = reading.centres[n - 1][n - 1]
     sx, sy = scaled.centres[n - 1][n - 1]
     assert abs(sx - x * factor) < 0.1 * 48 * factor and abs(sy - y * factor) < 0.1 * 48 * factor
+
+
+# --- cold start: a one-shot run reads one board, so the first reading must cost what others do ----
+
+
+def test_lab_colours_match_opencv():
+    colours = np.random.default_rng(3).integers(0, 256, (4000, 3)).astype(np.float64)
+    reference = cv2.cvtColor((colours / 255).astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_RGB2Lab)
+    assert np.linalg.norm(to_lab(colours) - reference.reshape(colours.shape), axis=1).max() < 0.5
+
+
+def test_reading_uses_no_opencv_colour_space_that_builds_tables(monkeypatch):
+    """OpenCV builds its Lab (and Luv) tables on first use: 150-250 ms once per process."""
+    codes: list[int] = []
+    convert = cv2.cvtColor
+
+    def recording(image: np.ndarray, code: int, *args: object) -> np.ndarray:
+        codes.append(code)
+        return convert(image, code, *args)
+
+    monkeypatch.setattr(cv2, "cvtColor", recording)
+    regions, states = random_board(8, seed=1)
+    read_board(render_board(regions, states, cell=40, conflicts={(0, 0), (1, 1)}))
+    tabled = {cv2.COLOR_RGB2Lab, cv2.COLOR_BGR2Lab, cv2.COLOR_RGB2Luv, cv2.COLOR_BGR2Luv}
+    assert codes and not tabled & set(codes)
+
+
+def test_a_fresh_process_reads_without_importing_numpy_ma():
+    """numpy's median and percentile import numpy.ma on first use (25-40 ms), which nothing
+    else in a one-shot `queens-autosolve run` needs."""
+    script = (
+        "import sys\n"
+        "from vision import read_board\n"
+        "from vision.render import render_board\n"
+        "read_board(render_board(['AABBB', 'AABCB', 'DDBCB', 'DEECB', 'DEEEB'], ['Q....', '.x...'],"
+        " conflicts=[(0, 0)]))\n"
+        "assert 'numpy.ma' not in sys.modules, 'numpy.ma was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 # --- bad input: an error that says what is missing, never a reading -----------------------------

@@ -15,15 +15,14 @@ from vision.locate import Lattice, locate
 from vision.reading import BoardNotFound, BoardReading, NotAnImage
 from vision.regions import read_regions
 from vision.sample import BoardSamples, sample_board
-from vision.shades import Shades, shades_of, without_stripes
+from vision.shades import Shades, shades_of, share_around_marks, without_stripes
 from vision.states import read_states
 
 # How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
 DOUBT_COST = 0.15
-STRIPED_SHARE = 0.08  # of a cell's pixels on red stripes: the cell is in conflict (stripes: ~0.2)
-# The middle of a cell, where marks sit (crowns 55% of the cell): left out when counting stripe
-# pixels, as the edges of a gold crown on a coral cell (after JPEG) can pass for stripes there.
-MARK_SPAN = 0.6
+# Share of a cell's pixels (around its middle) on red stripes: the cell is in conflict. Stripes
+# give 0.12-0.2 (less at high device scales, as only their edges border the cell colour).
+STRIPED_SHARE = 0.08
 BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is blank
 
 
@@ -87,7 +86,7 @@ def read_board(image: np.ndarray) -> BoardReading:
         raise BoardNotFound("no board found: the image is blank")
     lattice, samples, striped = _locate_and_sample(shades)
     if striped:
-        shades = without_stripes(shades, [_cell_rect(lattice, cell) for cell in striped])
+        shades = without_stripes(shades, [_cell_rect(lattice, cell, rgb.shape) for cell in striped])
         samples = sample_board(shades.rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
     states = read_states(shades.rgb, lattice, samples.rgb, striped)
@@ -140,27 +139,17 @@ def _confirm_stripes(shades: Shades, lattice: Lattice, cells: list[tuple[int, in
     JPEG-noisy pixels or the rim of a mark."""
     return [
         cell for cell in cells
-        if _share_around_marks(shades.stripes_in(_cell_rect(lattice, cell))) > STRIPED_SHARE
+        if share_around_marks(shades.stripes_in(_cell_rect(lattice, cell, shades.shape))) > STRIPED_SHARE
     ]
 
 
-def _share_around_marks(mask: np.ndarray) -> float:
-    """The share of set pixels in a cell's mask outside the middle square where marks sit."""
-    h, w = mask.shape
-    if h == 0 or w == 0:
-        return 0.0
-    y0, y1 = round(h * (1 - MARK_SPAN) / 2), round(h * (1 + MARK_SPAN) / 2)
-    x0, x1 = round(w * (1 - MARK_SPAN) / 2), round(w * (1 + MARK_SPAN) / 2)
-    outside = h * w - (y1 - y0) * (x1 - x0)
-    count = cv2.countNonZero(mask) - cv2.countNonZero(mask[y0:y1, x0:x1])
-    return count / max(outside, 1)
-
-
-def _cell_rect(lattice: Lattice, cell: tuple[int, int]) -> tuple[int, int, int, int]:
-    """A cell's light span as an (x, y, w, h) rectangle."""
+def _cell_rect(lattice: Lattice, cell: tuple[int, int], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A cell's light span as an (x, y, w, h) rectangle, inside the image: an outer cell of a
+    tight crop may reach past its edge (a negative start would wrap around when slicing)."""
     r, c = cell
-    x0, y0 = int(lattice.left[c]), int(lattice.top[r])
-    return x0, y0, int(lattice.right[c]) - x0, int(lattice.bottom[r]) - y0
+    x0, y0 = max(0, int(lattice.left[c])), max(0, int(lattice.top[r]))
+    x1, y1 = min(shape[1], int(lattice.right[c])), min(shape[0], int(lattice.bottom[r]))
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
 def _lattice_doubts(lattice: Lattice) -> list[str]:

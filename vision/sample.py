@@ -28,7 +28,10 @@ COLOUR_POINTS = np.array([
 # border, short of any crown.
 PROFILE_REACH = 0.38
 ALONG = (-0.25, 0.0, 0.25)  # positions along a boundary where it is measured (median of them)
-STRIPED_POINTS = 2  # colour sample points on red stripes that show a cell in conflict
+# Colour sample points on red stripes that make a cell a stripe candidate: one, as at some
+# scales the stripes' phase leaves a single point of the 24 on them; `vision.read` then counts
+# the cell's stripe pixels, which nothing else on a board imitates.
+STRIPED_POINTS = 1
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,19 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from vision.stats import median
+
 STRIPE_MIN_RED = 110
 STRIPE_MAX_GREEN_BLUE = 140
 STRIPE_REDNESS = 30  # red above both green and blue by at least this
+STRIPE_KEEPS_RED = 0.85  # of the red around it: a stripe keeps this much, a line or mark less
 STRIPE_DARKER = 20  # luma levels below the lightest neighbour (JPEG noise stays under it)
 # Blue levels below the bluest neighbour: the stripes' red has almost no blue, so they take blue
 # from every region colour, while a cell beside a gold crown (no blue) keeps all of its own.
 STRIPE_LESS_BLUE = 5
+# The middle of a cell, where marks sit (crowns 55% of the cell): left out when counting stripe
+# pixels, as the rim of a gold crown on a coral cell (after JPEG) can pass for stripes there.
+MARK_SPAN = 0.6
 KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 NEAR = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
@@ -49,6 +55,8 @@ class Shades:
     def stripes_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
         """The red conflict stripes inside an (x, y, w, h) box, at the box's own coordinates."""
         x, y, w, h = box
+        if w <= 0 or h <= 0:
+            return np.zeros((max(h, 0), max(w, 0)), np.uint8)
         return stripe_mask(self.rgb[y : y + h, x : x + w], self.gray[y : y + h, x : x + w])
 
 
@@ -61,7 +69,9 @@ def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
     the blue test the coral around a solved board's crown would pass for stripes."""
     red, green, blue = cv2.split(rgb)
     green_blue = cv2.max(green, blue)
-    kept = cv2.compare(cv2.multiply(cv2.dilate(red, NEAR), 0.85, dtype=cv2.CV_8U), red, cv2.CMP_LE)
+    kept = cv2.compare(
+        cv2.multiply(cv2.dilate(red, NEAR), STRIPE_KEEPS_RED, dtype=cv2.CV_8U), red, cv2.CMP_LE
+    )
     coloured = cv2.bitwise_and(
         cv2.compare(red, STRIPE_MIN_RED, cv2.CMP_GE),
         cv2.compare(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
@@ -75,6 +85,19 @@ def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, shaded))
 
 
+def share_around_marks(mask: np.ndarray) -> float:
+    """The share of set pixels in a cell's (stripe) mask outside the middle square where marks
+    sit: about a fifth for a cell under conflict stripes."""
+    h, w = mask.shape
+    if h == 0 or w == 0:
+        return 0.0
+    y0, y1 = round(h * (1 - MARK_SPAN) / 2), round(h * (1 + MARK_SPAN) / 2)
+    x0, x1 = round(w * (1 - MARK_SPAN) / 2), round(w * (1 + MARK_SPAN) / 2)
+    outside = h * w - (y1 - y0) * (x1 - x0)
+    count = cv2.countNonZero(mask) - cv2.countNonZero(mask[y0:y1, x0:x1])
+    return count / max(outside, 1)
+
+
 def shades_of(rgb: np.ndarray) -> Shades:
     """The views of an RGB uint8 image."""
     return Shades(rgb, cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
@@ -82,11 +105,20 @@ def shades_of(rgb: np.ndarray) -> Shades:
 
 def without_stripes(shades: Shades, rects: list[tuple[int, int, int, int]]) -> Shades:
     """The image with the red stripes inside the given (x, y, w, h) cell rectangles painted over
-    in their cell's colour: a 5x5 median, as stripes cover well under half of any window."""
+    in their cell's colour (the median of the pixels off the stripes).
+
+    A flat fill, not a local median: at device scale 1.5 and up a stripe is 3 px or wider and
+    fills over half of a 5x5 window, so a median kept it, and the stripes left next to the grid
+    lines read as thick region borders. Pixels that lost much of the cell's red (lines, marks,
+    also under a stripe) are kept."""
     rgb = shades.rgb.copy()
     grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # anti-aliased stripe edges
     for x, y, w, h in rects:
         crop = rgb[y : y + h, x : x + w]
         covered = cv2.dilate(shades.stripes_in((x, y, w, h)), grow) > 0
-        crop[covered] = cv2.medianBlur(np.ascontiguousarray(crop), 5)[covered]
+        if covered.all() or not covered.any():
+            continue
+        colour = median(crop[~covered], axis=0)
+        fill = covered & (crop[..., 0] >= STRIPE_KEEPS_RED * colour[0])
+        crop[fill] = np.rint(colour).astype(np.uint8)
     return shades_of(rgb)
