@@ -4,7 +4,8 @@ and the time to read a 1920x1080 screenshot and a board crop (median of repeated
     .venv/bin/python scripts/bench_vision.py [--repeat 30]
 
 Targets (issue 3): a 1920x1080 screenshot under 40 ms median, a board crop under 15 ms. Wall
-time depends on what else the machine runs, so CPU time per read is reported beside it.
+time depends on what else the machine runs, so CPU time per read is reported beside it. The first
+read in a fresh process is timed too: a one-shot `queens-autosolve run` reads only that one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -49,6 +51,32 @@ def timed(read: Callable[[], object], repeat: int) -> tuple[float, float]:
 def report(what: str, read: Callable[[], object], repeat: int) -> None:
     wall, cpu = timed(read, repeat)
     print(f"{what}: median {wall:.1f} ms wall, {cpu:.1f} ms CPU")
+
+
+FIRST_READ = """
+import time
+from vision import read_board
+from vision.render import render_board
+board = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."], cell=56)
+for _ in range(2):
+    start = time.perf_counter()
+    read_board(board)
+    print(time.perf_counter() - start)
+"""
+
+
+def first_read(runs: int = 5) -> str:
+    """Median first and second read of a board in fresh processes (one-time set-up shows as the
+    difference)."""
+    firsts, seconds = [], []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", FIRST_READ], capture_output=True, text=True,
+                              check=True, cwd=ROOT)
+        first, second = (float(line) for line in done.stdout.split())
+        firsts.append(first)
+        seconds.append(second)
+    return (f"fresh process: first read median {statistics.median(firsts) * 1000:.1f} ms, "
+            f"second {statistics.median(seconds) * 1000:.1f} ms ({runs} processes)")
 
 
 def shared_accuracy() -> str:
@@ -158,6 +186,7 @@ def main() -> int:
     if (SCREENS / "EmmettMyer__boards_test17.png").exists():
         real = load_image(SCREENS / "EmmettMyer__boards_test17.png")
         report(f"real crop {real.shape[1]}x{real.shape[0]}", lambda: read_board(real), args.repeat)
+    print(first_read())
     print(shared_accuracy())
     print(render_accuracy())
     print(stress(args.stress))

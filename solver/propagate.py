@@ -78,8 +78,6 @@ class Board:
     region_spans: dict[int, int] = field(default_factory=dict)  # see _rows_and_cols
     band_covers: dict[int, list[int] | None] = field(default_factory=dict)
     rooms: dict[int, int] = field(default_factory=dict)  # cells -> _room(cells, k), see _squeezers
-    # For k>1, frames[u]: how squeeze_units moves unit u to where its cache keys live
-    frames: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -125,7 +123,6 @@ def board_of(puzzle: Puzzle) -> Board:
             tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
         ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
-        frames=_frames(n, rows + cols + regions) if k > 1 else (),
     )
 
 
@@ -287,53 +284,82 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
     x can hold no queen. This sees what `eliminate_attackers` misses: candidates that are many
     but side by side, so a queen next to them takes more room than it takes cells.
 
-    The cells dropped depend only on the unit's candidates and need, not on the puzzle, so they
-    are cached for the board size; a line is moved to row (column) 1 first, so that every row
-    (column) with the same pattern shares one entry."""
-    k = board.k
-    caches = _squeeze_caches(board.n, k, board.puzzle.rule)
-    for u, (unit, up, down, keep) in enumerate(board.frames):
-        need = k - (unit & queens).bit_count()
+    Lines are done on their n-bit patterns (`_squeeze_line`), regions on their cells. Both
+    results depend only on the candidates and the need, not on the puzzle, so they are cached
+    for the board size."""
+    n, k = board.n, board.k
+    row_bits = (1 << n) - 1
+    for lines, step in ((board.rows, n), (board.cols, 1)):
+        patterns = [cand >> (r * n) & row_bits for r in range(n)]
+        if step == 1:
+            patterns = _transpose(patterns, n)
+        for a, line in enumerate(lines):
+            need = k - (line & queens).bit_count()
+            if not need:
+                continue
+            inside, beside = _squeeze_line(board, patterns[a], need)
+            if not (inside or beside):
+                continue
+            if step == 1:
+                inside, beside = _spread(inside, n), _spread(beside, n)
+            drop = inside << a * step
+            if a:
+                drop |= beside << (a - 1) * step
+            if a + 1 < n:
+                drop |= beside << (a + 1) * step
+            drop &= cand
+            if drop:
+                if log is not None:
+                    log.append(_squeeze_step(board, a if step == n else n + a, drop))
+                cand &= ~drop
+    caches = _squeeze_caches(n, k, board.puzzle.rule)
+    for g, region in enumerate(board.regions):
+        need = k - (region & queens).bit_count()
         if not need:
             continue
-        live = cand & unit
+        live = cand & region
         if live.bit_count() > 4 * need + 4:
             continue  # more than need + 1 squares hold: too much room for _squeezers to look at
-        live = live << up >> down
         cache = caches[need]
         drop = cache.get(live)
         if drop is None:
             drop = cache[live] = _squeezers(board, live, need)
+        drop &= cand
         if drop:
-            drop = (drop & keep) << down >> up & cand  # cand also clips what lands off the board
-            if drop:
-                if log is not None:
-                    log.append(_squeeze_step(board, u, drop))
-                cand &= ~drop
+            if log is not None:
+                log.append(_squeeze_step(board, 2 * n + g, drop))
+            cand &= ~drop
     return cand, queens
 
 
-@lru_cache(maxsize=8)
-def _squeeze_caches(n: int, k: int, rule: Rule) -> tuple[dict[int, int], ...]:
-    """For `squeeze_units`, per need: a unit's candidates (moved to its frame) -> dropped cells."""
+def _squeeze_line(board: Board, line: int, need: int) -> tuple[int, int]:
+    """`squeeze_units` for a line with live positions `line` (an n-bit set): the positions in the
+    line, and beside it (in the next line either side), whose queen would leave it room for too
+    few queens. A queen beside position q takes q-1, q and q+1; one in the line also uses up a
+    queen. On a line the greedy count is exact. Cached per pattern and need."""
+    fit = board.fit
+    if (fit[line] if fit else _greedy_count(line, need + 2)) > need + 1:
+        return 0, 0  # a queen beside takes at most one queen's room
+    cache = _squeeze_caches(board.n, board.k, "line")[need]
+    found = cache.get(line)
+    if found is None:
+        inside = beside = 0
+        for q in range(board.n):
+            left = line & ~(7 << q >> 1)
+            room = fit[left] if fit else _greedy_count(left, need)
+            if room < need:
+                beside |= 1 << q
+            if room < need - 1 and line >> q & 1:
+                inside |= 1 << q
+        found = cache[line] = inside, beside
+    return found
+
+
+@lru_cache(maxsize=16)
+def _squeeze_caches(n: int, k: int, kind: str) -> tuple[dict, ...]:
+    """For `squeeze_units`, per need: a region's candidates -> dropped cells (`kind` is the
+    rule), or a line's pattern -> dropped positions (`kind` "line")."""
     return tuple({} for _ in range(k + 1))
-
-
-def _frames(n: int, units: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
-    """For each unit, (unit, up, down, keep): `cells << up >> down` moves a row to row 1 and a
-    column to column 1 (regions stay put); `(cells & keep) << down >> up` moves cells of rows 0-2
-    (columns 0-2) back, `keep` leaving out the columns that would wrap round to another row."""
-    col0 = sum(1 << (r * n) for r in range(n))
-    out = [(units[r], n, r * n, -1) for r in range(n)]
-    for c in range(n):
-        keep = -1
-        if c == 0:
-            keep = ~col0
-        elif c == n - 1:
-            keep = ~(col0 << 2)
-        out.append((units[n + c], 1, c, keep))
-    out += [(unit, 0, 0, -1) for unit in units[2 * n :]]
-    return tuple(out)
 
 
 def _squeezers(board: Board, live: int, need: int) -> int:
@@ -482,16 +508,32 @@ def _rows_and_cols(m: int, n: int) -> int:
     return rows_set << n | cols_set
 
 
+def _spread(s: int, n: int) -> int:
+    """The cells of column 0 in the rows of the n-bit set s (cached)."""
+    spread = _SPREAD.setdefault(n, {})
+    column = spread.get(s)
+    if column is None:
+        column = spread[s] = sum(1 << (line * n) for line in _bits(s))
+    return column
+
+
 def _transpose(sets: list[int], n: int) -> list[int]:
-    """From each region's set of lines, each line's set of regions."""
-    out = [0] * n
+    """From each region's set of lines, each line's set of regions (or from each row's live
+    columns, each column's live rows): an n x n bit matrix, transposed. Each set is spread into
+    its column of a board-sized int (a cached lookup), so the work grows with n, not with the
+    number of bits set."""
+    spread = _SPREAD.setdefault(n, {})
+    t = 0
     for g, s in enumerate(sets):
-        bit = 1 << g
-        while s:
-            low = s & -s
-            out[low.bit_length() - 1] |= bit
-            s ^= low
-    return out
+        column = spread.get(s)
+        if column is None:
+            column = spread[s] = sum(1 << (line * n) for line in _bits(s))
+        t |= column << g
+    row_bits = (1 << n) - 1
+    return [t >> (line * n) & row_bits for line in range(n)]
+
+
+_SPREAD: dict[int, dict[int, int]] = {}  # for _transpose: n -> n-bit set -> its bits, n apart
 
 
 def _confine_regions_to_lines(
@@ -607,8 +649,10 @@ def _settle_group(
     m+1 lines beyond m regions inside them, or of m+1 regions beyond m lines): treat it as a unit
     for singles, crowding and the 2x2 block cover. `about()` names the set, for explanations."""
     k = board.k
-    need = k - (group & queens).bit_count()
     live = group & cand
+    need = k - (group & queens).bit_count()
+    if not (live or need):
+        return cand, queens  # the usual case: the group is done
     spare = live.bit_count() - need
     if spare < 0:
         return _contradiction(board, f"{about()} hold {k} queens but too few candidates remain", log)
@@ -638,6 +682,8 @@ def _settle_group(
                 log.append(Step(text, board.cells(crowded), kind="confine"))
             cand &= ~crowded
     live = (cand | queens) & group
+    if live.bit_count() > 4 * k:
+        return cand, queens  # more than k 2x2 blocks: the cover tells nothing
     blocks = board.covers.get(live)
     if blocks is None:
         blocks = board.covers[live] = _greedy_cover(board, live)
@@ -786,10 +832,6 @@ def _touching_all(board: Board, block: int) -> int:
     return common & ~block
 
 
-def _bit(n: int, line: int, pos: int, horizontal: bool) -> int:
-    return 1 << (line * n + pos if horizontal else pos * n + line)
-
-
 def _greedy_count(x: int, stop: int) -> int:
     """How many of the set bits of x can be picked with no two adjacent (counting up to `stop`)."""
     count = 0
@@ -832,11 +874,12 @@ def _fit_line(
         name = f"{'row' if horizontal else 'column'} {a + 1}"
         return _contradiction(board, f"{name} fits fewer than {k} queens apart", log)
     outside, forced_at = pinned
-    drop = forced = 0
-    for pos in _bits(outside):
-        drop |= _bit(n, a, pos, horizontal)
-    for pos in _bits(forced_at):
-        forced |= _bit(n, a, pos, horizontal)
+    if horizontal:
+        drop = outside << a * n
+        forced = forced_at << a * n
+    else:
+        drop = _spread(outside, n) << a
+        forced = _spread(forced_at, n) << a
     drop &= cand
     forced &= cand
     if not (drop or forced):

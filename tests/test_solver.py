@@ -21,6 +21,7 @@ from solver.propagate import (
     eliminate_attackers,
     propagate,
     settle_units,
+    squeeze_units,
 )
 from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from solver.regions import grow_regions, random_regions
@@ -205,6 +206,31 @@ def test_a_region_covered_by_k_blocks_puts_one_queen_in_each():
     gone = removed(puzzle, full(puzzle), cand)
     assert (1, 0) in gone and (1, 1) in gone  # they touch both cells of the block r1c1-r1c2
     assert [s.kind for s in log] == ["block"]
+
+
+def test_a_queen_beside_a_crowded_line_that_would_leave_it_too_little_room_goes():
+    puzzle = Puzzle.from_rows(STRIPES_8, k=2)
+    board = board_of(puzzle)
+    start = without(puzzle, [(0, c) for c in range(3, 8)])  # row 1: c1, c2, c3 left
+    log: list[Step] = []
+    cand, _ = squeeze_units(board, start, 0, log)
+    gone = removed(puzzle, start, cand)
+    # r2c4 touches only r1c3 (crowding misses it), but then r1c1-r1c2 fit one queen, not two
+    assert {(1, 0), (1, 1), (1, 2), (1, 3), (0, 1)} <= set(gone)
+    assert (1, 4) not in gone
+    assert log[0].text == (
+        "a queen on r1c2, r2c1, r2c2, r2c3, r2c4 would leave row 1 room for too few queens: remove them"
+    )
+
+
+def test_a_queen_that_would_leave_a_region_too_little_room_goes():
+    rows = ["AAABBB", "AAABBB", "CCCDDD", "CCCDDD", "EEEFFF", "EEEFFF"]
+    puzzle = Puzzle.from_rows(rows, k=2)
+    board = board_of(puzzle)
+    cand, _ = squeeze_units(board, full(puzzle), 0, None)
+    gone = removed(puzzle, full(puzzle), cand)
+    assert (2, 1) in gone  # takes r2c1-r2c3 from region A, leaving r1c1-r1c3: room for one
+    assert (2, 0) not in gone  # leaves r1c1-r1c3 and r2c3: still two blocks
 
 
 def test_a_region_that_fits_fewer_than_k_queens_is_a_contradiction():
