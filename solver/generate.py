@@ -26,6 +26,7 @@ only those puzzles could change if the fast solver's search order changes.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import islice
@@ -45,6 +46,7 @@ UNKNOWN = -1
 ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
 RIVAL_BUDGET = 4000  # nodes for listing rivals before asking the fast solver for one
 MOVES_TRIED = 12  # moves break_rivals checks for safety per round before taking the first
+TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -316,20 +318,22 @@ def make_unique(
 ) -> bool:
     """Edit `board` until `intended` is its only solution; False if `max_moves` edits were not enough.
 
-    Each round lists some rivals and moves the cell most of them put a queen on
+    Each round lists some rivals and moves a cell many of them put a queen on
     (`break_rivals`); when none of their queens can move, a random border cell moves instead,
-    so the next round sees a different map.
+    so the next round sees a different map. Cells moved in the last few rounds stay put, so
+    two rivals cannot bounce one cell back and forth.
     """
     limit = max_moves if max_moves is not None else 10 * board.n * board.k
     keep = set(intended)
+    recent: deque[list[Cell]] = deque(maxlen=TABU_ROUNDS)
     for _ in range(limit):
-        puzzle = board.puzzle()
-        # The fast solver settles the common case (already unique) quickly; the rivals
-        # themselves come from find_rivals so the result does not depend on its search order.
-        if count_solutions(puzzle, limit=2) == 1:
+        if count_solutions(board.puzzle(), limit=2) == 1:
             return True
-        rivals = find_rivals(puzzle, keep)
-        if not rivals or not break_rivals(board, rivals, keep, rng):
+        rivals = find_rivals(board.puzzle(), keep)
+        frozen = keep.union(*recent)
+        moved = break_rivals(board, rivals, frozen, rng) if rivals else None
+        recent.append(moved or [])
+        if moved is None:
             nudge_border(board, keep, rng)
     return False
 
@@ -400,15 +404,17 @@ def _turn_back(cell: Cell, turn: int, n: int) -> Cell:
     return r, c
 
 
-def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], rng: random.Random) -> bool:
-    """Move a queen cell of the rivals (never an intended queen) out of its region.
+def break_rivals(
+    board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], rng: random.Random
+) -> list[Cell] | None:
+    """Move a queen cell of the rivals (never a cell of `keep`) out of its region; the moved
+    cells, or None when no rival queen can leave its region.
 
     Every rival with a queen on a moved cell then has fewer than k queens in the old region, so
     the cells most rivals use go first. A cell deep inside its region leaves with a path to the
     nearest border, and pieces of the region that the move cuts off leave with it (`carve`).
-    Moves that open no new solution are preferred (the first MOVES_TRIED are checked); failing
-    those, the first legal move.
-    False when no rival queen can leave its region.
+    Of the first MOVES_TRIED moves, one that opens no new solution is taken; failing that, a
+    random one of them.
     """
     uses: dict[Cell, int] = {}
     for rival in rivals:
@@ -416,22 +422,21 @@ def break_rivals(board: RegionMap, rivals: Sequence[Solution], keep: set[Cell], 
             if cell not in keep:
                 uses[cell] = uses.get(cell, 0) + 1
     cells = sorted(uses, key=lambda cell: (-uses[cell], rng.random()))
-    ways = islice((way for cell in cells for way in carve(board, cell, keep, rng)), MOVES_TRIED)
-    first: tuple[list[Cell], int] | None = None
+    ways = list(islice((way for cell in cells for way in carve(board, cell, keep, rng)), MOVES_TRIED))
     for moved, region in ways:
         old = board.region_at(moved[0])
         for here in moved:
             board.move(here, region)
         if not any(board.rival_through(here, region) for here in moved):
-            return True
+            return moved
         for here in moved:
             board.move(here, old)
-        first = first or (moved, region)
-    if first is None:
-        return False
-    for here in first[0]:
-        board.move(here, first[1])
-    return True
+    if not ways:
+        return None
+    moved, region = rng.choice(ways)
+    for here in moved:
+        board.move(here, region)
+    return moved
 
 
 def carve(board: RegionMap, cell: Cell, keep: set[Cell], rng: random.Random) -> list[tuple[list[Cell], int]]:

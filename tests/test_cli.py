@@ -20,7 +20,9 @@ def test_every_subcommand_is_written_and_registers(name):
 
 
 def _minimal_args(name: str) -> list[str]:
-    return {"solve": ["x.txt"], "detect": ["x.png"], "play": ["corner"], "arena": ["amazons"]}.get(name, [])
+    minimal = {"solve": ["x.txt"], "detect": ["x.png"], "generate": ["--size", "5"], "play": ["corner"],
+               "arena": ["amazons"]}
+    return minimal.get(name, [])
 
 
 @pytest.mark.parametrize("name", COMMANDS)
