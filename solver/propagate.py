@@ -77,7 +77,10 @@ class Board:
     line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)  # see _pin_line
     region_spans: dict[int, int] = field(default_factory=dict)  # see _rows_and_cols
     band_covers: dict[int, list[int] | None] = field(default_factory=dict)
-    rooms: dict[int, int] = field(default_factory=dict)  # cells -> _room(cells, k), see _squeezers
+    # A cache for confine (k>1): which lines and regions -> the cells left over (see _settle_group)
+    groups: dict[int, int] = field(default_factory=dict)
+    # For k>1, squeezed[need]: a region's candidates -> the cells squeeze_units drops for it
+    squeezed: tuple[dict[int, int], ...] = ()
 
     @property
     def total(self) -> int:
@@ -123,6 +126,7 @@ def board_of(puzzle: Puzzle) -> Board:
             tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
         ),
         fit=_fit_table(n) if k > 1 and n <= 17 else None,
+        squeezed=tuple({} for _ in range(k + 1)) if k > 1 else (),
     )
 
 
@@ -196,6 +200,7 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
     changed = True
     while changed:
         changed = False
+        in_play = cand | queens
         for u, unit in enumerate(units):
             if k == 1:
                 if unit & queens:
@@ -207,7 +212,7 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
             else:
                 # place() empties full units, so a unit only needs looking at when its queens
                 # and candidates together are down to k
-                if (unit & (cand | queens)).bit_count() > k:
+                if (unit & in_play).bit_count() > k:
                     continue
                 live = cand & unit
                 need = k - (unit & queens).bit_count()
@@ -221,6 +226,7 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
             if state is None:
                 return _contradiction(board, f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
             cand, queens = state
+            in_play = cand | queens
             changed = True
     return cand, queens
 
@@ -284,20 +290,23 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
     x can hold no queen. This sees what `eliminate_attackers` misses: candidates that are many
     but side by side, so a queen next to them takes more room than it takes cells.
 
-    Lines are done on their n-bit patterns (`_squeeze_line`), regions on their cells. Both
-    results depend only on the candidates and the need, not on the puzzle, so they are cached
-    for the board size."""
+    Lines are done on their n-bit patterns (`_squeeze_line`, cached for the board size), regions
+    on their cells (`_squeezers`, cached per search: region shapes differ from puzzle to puzzle).
+    This also finds everything `eliminate_attackers` finds for k>1 (the same node counts without
+    it), so it replaces that rule."""
     n, k = board.n, board.k
     row_bits = (1 << n) - 1
+    line_caches = _line_squeezes(n, k)
     for lines, step in ((board.rows, n), (board.cols, 1)):
         patterns = [cand >> (r * n) & row_bits for r in range(n)]
         if step == 1:
             patterns = _transpose(patterns, n)
         for a, line in enumerate(lines):
             need = k - (line & queens).bit_count()
-            if not need:
-                continue
-            inside, beside = _squeeze_line(board, patterns[a], need)
+            pattern = patterns[a]
+            if not need or pattern.bit_count() > 2 * need + 2:
+                continue  # half the cells of a line (or more) fit: room to spare
+            inside, beside = _squeeze_line(board, pattern, need, line_caches[need])
             if not (inside or beside):
                 continue
             if step == 1:
@@ -312,15 +321,14 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
                 if log is not None:
                     log.append(_squeeze_step(board, a if step == n else n + a, drop))
                 cand &= ~drop
-    caches = _squeeze_caches(n, k, board.puzzle.rule)
     for g, region in enumerate(board.regions):
         need = k - (region & queens).bit_count()
         if not need:
             continue
         live = cand & region
-        if live.bit_count() > 4 * need + 4:
-            continue  # more than need + 1 squares hold: too much room for _squeezers to look at
-        cache = caches[need]
+        if live.bit_count() > 2 * need + 4:
+            continue  # roomy: such regions are seldom tight enough to squeeze (measured)
+        cache = board.squeezed[need]
         drop = cache.get(live)
         if drop is None:
             drop = cache[live] = _squeezers(board, live, need)
@@ -332,7 +340,9 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
     return cand, queens
 
 
-def _squeeze_line(board: Board, line: int, need: int) -> tuple[int, int]:
+def _squeeze_line(
+    board: Board, line: int, need: int, cache: dict[int, tuple[int, int]]
+) -> tuple[int, int]:
     """`squeeze_units` for a line with live positions `line` (an n-bit set): the positions in the
     line, and beside it (in the next line either side), whose queen would leave it room for too
     few queens. A queen beside position q takes q-1, q and q+1; one in the line also uses up a
@@ -340,7 +350,6 @@ def _squeeze_line(board: Board, line: int, need: int) -> tuple[int, int]:
     fit = board.fit
     if (fit[line] if fit else _greedy_count(line, need + 2)) > need + 1:
         return 0, 0  # a queen beside takes at most one queen's room
-    cache = _squeeze_caches(board.n, board.k, "line")[need]
     found = cache.get(line)
     if found is None:
         inside = beside = 0
@@ -356,9 +365,9 @@ def _squeeze_line(board: Board, line: int, need: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=16)
-def _squeeze_caches(n: int, k: int, kind: str) -> tuple[dict, ...]:
-    """For `squeeze_units`, per need: a region's candidates -> dropped cells (`kind` is the
-    rule), or a line's pattern -> dropped positions (`kind` "line")."""
+def _line_squeezes(n: int, k: int) -> tuple[dict[int, tuple[int, int]], ...]:
+    """For `squeeze_units`, per need: a line's pattern -> what `_squeeze_line` found. (The same
+    for bands of two lines was tried: 10% fewer nodes on 17x17 boards, but slower overall.)"""
     return tuple({} for _ in range(k + 1))
 
 
@@ -369,7 +378,7 @@ def _squeezers(board: Board, live: int, need: int) -> int:
     Only tight units are looked at: at most one block to spare. Then a cell that touches just
     one of `live` rarely costs the unit enough room, so only those touching two or more are
     tried, or all of them when the unit has no block to spare."""
-    kill, k, rooms = board.kill, board.k, board.rooms
+    kill = board.kill
     room = _room(board, live, need + 2)
     if room > need + 1:
         return 0
@@ -384,11 +393,7 @@ def _squeezers(board: Board, live: int, need: int) -> int:
     while rest:
         low = rest & -rest
         target = need - 1 if live & low else need
-        left = live & ~kill[low.bit_length() - 1]
-        room = rooms.get(left)
-        if room is None:
-            room = rooms[left] = _room(board, left, k)
-        if room < target:
+        if _room(board, live & ~kill[low.bit_length() - 1], target) < target:
             drop |= low
         rest ^= low
     return drop
@@ -540,17 +545,26 @@ def _confine_regions_to_lines(
     board: Board, cand: int, queens: int, lines: tuple[int, ...], region_lines: list[int], word: str,
     log: list[Step] | None,
 ) -> State | None:
-    n = board.n
+    n, k = board.n, board.k
     regions = board.regions
     for span in _spans(region_lines, n):
         width = span.bit_count()
-        inside = [g for g, s in enumerate(region_lines) if not s & ~span]
-        if len(inside) == width - 1 and board.k > 1:
-            rest = _mask_of_lines(lines, span) & ~_union(regions, inside)
+        inside = 0  # the regions within the lines of span
+        for g, s in enumerate(region_lines):
+            if not s & ~span:
+                inside |= 1 << g
+        count = inside.bit_count()
+        if count == width - 1 and k > 1:
+            key = ((span << n | inside) << 1 | (lines is board.rows)) << 1
+            rest = board.groups.get(key)
+            if rest is None:
+                rest = board.groups[key] = _mask_of_lines(lines, span) & ~_union(regions, _bits(inside))
+            if not rest & cand and (rest & queens).bit_count() == k:
+                continue  # the usual case, and a cheap one: its queens are all placed
             state = _settle_group(
                 board, cand, queens, rest,
                 lambda span=span, inside=inside: (
-                    f"{_lines_text(word, span)} outside {_regions_text(board, inside)}"
+                    f"{_lines_text(word, span)} outside {_regions_text(board, _bits(inside))}"
                 ),
                 log,
             )
@@ -558,22 +572,17 @@ def _confine_regions_to_lines(
                 return None
             cand, queens = state
             continue
-        if len(inside) < width:
+        if count < width:
             continue
-        if len(inside) > width:
-            return _contradiction(
-                board, f"{_regions_text(board, inside)} all lie in {_lines_text(word, span)}: too many", log
-            )
-        band = _mask_of_lines(lines, span)
-        keep = 0
-        for g in inside:
-            keep |= regions[g]
-        drop = cand & band & ~keep
+        if count > width:
+            crowd = f"{_regions_text(board, _bits(inside))} all lie in {_lines_text(word, span)}"
+            return _contradiction(board, f"{crowd}: too many", log)
+        drop = cand & _mask_of_lines(lines, span) & ~_union(regions, _bits(inside))
         if drop:
             if log is not None:
                 log.append(
                     Step(
-                        f"{_regions_text(board, inside)} {'are' if width > 1 else 'is'} confined to "
+                        f"{_regions_text(board, _bits(inside))} {'are' if width > 1 else 'is'} confined to "
                         f"{_lines_text(word, span)}: remove {board.names(drop)}",
                         board.cells(drop),
                         kind="confine",
@@ -587,22 +596,26 @@ def _confine_lines_to_regions(
     board: Board, cand: int, queens: int, lines: tuple[int, ...], line_regions: list[int], word: str,
     log: list[Step] | None,
 ) -> State | None:
-    n = board.n
+    n, k = board.n, board.k
     regions = board.regions
     for span in _spans(line_regions, n):
         width = span.bit_count()
-        inside = 0
+        inside = 0  # the lines within the regions of span
         for line, s in enumerate(line_regions):
             if not s & ~span:
                 inside |= 1 << line
         count = inside.bit_count()
-        if count == width - 1 and board.k > 1:
-            groups = _bits(span)
-            rest = _union(regions, groups) & ~_mask_of_lines(lines, inside)
+        if count == width - 1 and k > 1:
+            key = ((span << n | inside) << 1 | (lines is board.rows)) << 1 | 1
+            rest = board.groups.get(key)
+            if rest is None:
+                rest = board.groups[key] = _union(regions, _bits(span)) & ~_mask_of_lines(lines, inside)
+            if not rest & cand and (rest & queens).bit_count() == k:
+                continue  # the usual case, and a cheap one: its queens are all placed
             state = _settle_group(
                 board, cand, queens, rest,
-                lambda groups=groups, inside=inside: (
-                    f"{_regions_text(board, groups)} outside {_lines_text(word, inside)}"
+                lambda span=span, inside=inside: (
+                    f"{_regions_text(board, _bits(span))} outside {_lines_text(word, inside)}"
                 ),
                 log,
             )
@@ -615,11 +628,7 @@ def _confine_lines_to_regions(
         if count > width:
             within = f"{_lines_text(word, inside)} lie within {_regions_text(board, _bits(span))}"
             return _contradiction(board, f"{within}: too many", log)
-        keep = _mask_of_lines(lines, inside)
-        zone = 0
-        for g in _bits(span):
-            zone |= regions[g]
-        drop = cand & zone & ~keep
+        drop = cand & _union(regions, _bits(span)) & ~_mask_of_lines(lines, inside)
         if drop:
             if log is not None:
                 log.append(
@@ -652,7 +661,7 @@ def _settle_group(
     live = group & cand
     need = k - (group & queens).bit_count()
     if not (live or need):
-        return cand, queens  # the usual case: the group is done
+        return cand, queens  # the group is done
     spare = live.bit_count() - need
     if spare < 0:
         return _contradiction(board, f"{about()} hold {k} queens but too few candidates remain", log)
@@ -946,7 +955,10 @@ def _band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> lis
 
 
 RULES = (settle_units, eliminate_attackers, confine)
-RULES_MANY = (settle_units, squeeze_units, cover_regions, count_blocks, confine)
+# For k>1 squeeze_units stands in for eliminate_attackers (it finds what that does, and more).
+# Its place was measured: run early it reruns after every small step, and the boards that
+# propagation alone solves (21x21, 25x25) got slower than before it existed.
+RULES_MANY = (settle_units, cover_regions, count_blocks, squeeze_units, confine)
 
 
 def propagate(board: Board, cand: int, queens: int, log: list[Step] | None = None) -> State | None:

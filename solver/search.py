@@ -112,10 +112,10 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
             log.append(Step("solved", board.cells(queens), kind="solved", depth=depth))
         return
     u, need = _tightest_unit(board, cand, queens)
-    unit = board.units[u]
-    options = cand & unit
-    while options.bit_count() >= need:
-        low = options & -options
+    options = cand & board.units[u]
+    for low in _branch_order(board, cand, options):
+        if options.bit_count() < need:
+            break
         if log is not None:
             log.append(_guess_step(board, u, low, options, need, depth))
         child = place(board, cand, queens, low)
@@ -132,6 +132,21 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
             )
         cand ^= low
         options ^= low
+
+
+def _branch_order(board: Board, cand: int, options: int) -> list[int]:
+    """The cells of `options` (one bit each) in the order to try them. For k>1, the cells that
+    take the most candidates first: measured, that gives about 5% fewer nodes, as the later
+    siblings, with those cells ruled out, are the tighter for it. For k=1, reading order."""
+    cells = []
+    while options:
+        low = options & -options
+        cells.append(low)
+        options ^= low
+    if board.k > 1:
+        neighbours = board.neighbours
+        cells.sort(key=lambda low: ((neighbours[low.bit_length() - 1] & cand).bit_count(), low), reverse=True)
+    return cells
 
 
 def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
