@@ -235,8 +235,13 @@ def baseline_text(run: BaselineRun | None) -> str:
         return ""
     if not run.finished:
         return f"vs plain backtracking: it finished no puzzle within its {run.budget:g} s budget"
-    ratio = run.speedup or 0.0
-    faster = f"solver {ratio:.1f}x faster" if ratio >= 1 else f"baseline {1 / ratio:.1f}x faster"
+    ratio = run.speedup
+    if not ratio:  # one side took no measurable CPU time: no ratio worth printing
+        faster = "no measurable difference"
+    elif ratio >= 1:
+        faster = f"solver {ratio:.1f}x faster"
+    else:
+        faster = f"baseline {1 / ratio:.1f}x faster"
     return (
         f"vs plain backtracking: {faster} on the {run.finished} puzzle(s) from the top of the file that "
         f"the baseline finished in its {run.budget:g} s budget "

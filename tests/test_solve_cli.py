@@ -197,3 +197,12 @@ def test_bench_refuses_a_bad_budget(capsys, tmp_path):
     path.write_text("ABBB\nABCC\nDDCC\nDDDD\n")
     status, _, err = run(capsys, "bench", str(path), "--baseline-budget", "0")
     assert status == 2 and "--baseline-budget" in err
+
+
+def test_baseline_text_survives_runs_too_fast_to_time():
+    from solver.bench import BaselineRun, baseline_text
+
+    assert "no measurable difference" in baseline_text(BaselineRun(3, 0.0, 0.001, 3.0))
+    assert "no measurable difference" in baseline_text(BaselineRun(3, 0.002, 0.0, 3.0))
+    assert "solver 4.0x faster" in baseline_text(BaselineRun(3, 0.004, 0.001, 3.0))
+    assert "baseline 2.0x faster" in baseline_text(BaselineRun(3, 0.001, 0.002, 3.0))
