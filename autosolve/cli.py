@@ -20,7 +20,9 @@ COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "
 _HELP = {"-h", "--help", "--version"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or with just `only` (so a run imports one stage's code:
+    `solve` never loads OpenCV, `run` never loads the games)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Solve the LinkedIn Queens puzzle straight off the screen "
@@ -28,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"autosolve.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -53,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in _HELP):
         args_list.insert(0, "run")
-    parser = build_parser()
+    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     try:
         return int(args.func(args) or 0)

@@ -50,3 +50,14 @@ def test_console_script_runs_as_a_module():
     done = subprocess.run([sys.executable, "-m", "autosolve", "--version"], capture_output=True, text=True)
     assert done.returncode == 0
     assert done.stdout.startswith("queens-autosolve ")
+
+
+def test_a_subcommand_imports_only_its_own_stage():
+    code = (
+        "import sys; from autosolve.cli import main; main(['solve', '--count', "
+        "'https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk']); "
+        "print('cv2' in sys.modules, 'twoplayer' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "False False"
