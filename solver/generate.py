@@ -13,10 +13,10 @@ grown around; a *rival* is any other solution of the current map. Three steps:
 
 Rivals and the safety checks come from `Enumerator`, a small search that lives here on purpose:
 the map a seed produces depends on which rival is found first, so it should not depend on the
-search order of the fast solver (which may change as it is tuned). Same seed, same puzzle. The
+search order of the fast solver (which changes as it is tuned). Same seed, same puzzle. The
 fast solver (`solver.search`) answers "is it unique yet?", which has one right answer whatever
-the order, and supplies a rival only when the small search gives up (some Star Battle maps):
-only those puzzles could change if the fast solver's search order changes.
+its order, and supplies a rival only when the small search gives up (hard Star Battle maps):
+only such k>1 puzzles can change when the fast solver's search order changes.
 
 >>> p = generate_puzzle(6, rng=7)
 >>> p.name, p.meta["seed"], len(find_solutions(p, limit=2))
@@ -45,7 +45,8 @@ CHECK_BUDGET = 200
 UNKNOWN = -1
 ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
 RIVAL_BUDGET = 4000  # nodes for listing rivals before asking the fast solver for one
-MOVES_TRIED = 12  # moves break_rivals checks for safety per round before taking the first
+MOVES_TRIED = 12  # moves break_rivals checks for safety per round before taking a random one
+EVICTIONS = 8  # evictions grow_without_rivals may make, per queen on the board
 TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -240,7 +241,7 @@ def grow_without_rivals(board: RegionMap, intended: Sequence[Cell], rng: random.
     evictions, the cells still unassigned join random neighbours and `make_unique` finishes.
     """
     keep = set(intended)
-    evictions = 8 * board.n * board.k
+    evictions = EVICTIONS * board.n * board.k
     frontier = [cell for cell in _all_cells(board.n) if _is_open(board, cell)]
     while frontier:
         index = rng.randrange(len(frontier))
@@ -342,7 +343,8 @@ def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -
     """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order.
 
     The small search stops after RIVAL_BUDGET nodes; when it has found nothing by then (hard
-    Star Battle maps), the rival comes from the fast solver instead (`_rival_by_fast_solver`).
+    Star Battle maps, where it can take minutes), the rival comes from the fast solver instead
+    (`_rival_by_fast_solver`).
     """
     n = puzzle.n
     search = _enumerator(puzzle)
@@ -360,8 +362,7 @@ def _rival_by_fast_solver(puzzle: Puzzle, intended: set[Cell]) -> Solution | Non
     search then meets the solutions in another order) and the answer turned back."""
     n = puzzle.n
     for turn in range(8):
-        moved = _turn_grid(puzzle.regions, turn)
-        variant = Puzzle.from_region_grid(moved, k=puzzle.k, rule=puzzle.rule)
+        variant = Puzzle.from_region_grid(_turn_grid(puzzle.regions, turn), k=puzzle.k, rule=puzzle.rule)
         solution = search(variant, limit=1).solution
         if solution is None:
             return None

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from autosolve.cli import main
 from solver import baseline
+from solver import generate as generate_module
 from solver.errors import QueensError
 from solver.formats import format_puzzle, parse_puzzles, read_puzzles
 from solver.generate import check_size, find_solutions, generate_puzzle
@@ -62,6 +63,15 @@ def test_same_seed_gives_the_same_text_and_names_the_seed():
     assert first == format_puzzle(generate_puzzle(9, 1, rng=42))
     assert first.startswith("# gen-n9-k1-s42 n=9 seed=42\n")
     assert first != format_puzzle(generate_puzzle(9, 1, rng=43))
+
+
+@pytest.mark.parametrize(("n", "k"), [(8, 1), (8, 2)])
+def test_puzzle_does_not_depend_on_which_solver_checks_uniqueness(n, k, monkeypatch):
+    expected = format_puzzle(generate_puzzle(n, k, rng=11))
+    monkeypatch.setattr(
+        generate_module, "count_solutions", lambda puzzle, limit=2: baseline.count_solutions(puzzle, limit)[0]
+    )
+    assert format_puzzle(generate_puzzle(n, k, rng=11)) == expected
 
 
 def test_a_random_generator_is_the_only_source_of_randomness():
