@@ -33,7 +33,7 @@ from itertools import islice
 
 from solver.errors import QueensError
 from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
-from solver.regions import grow_star_regions, is_connected, random_solution_cells
+from solver.regions import grow_star_regions, is_connected, random_solution_cells, reachable
 from solver.search import count_solutions, search
 
 MIN_SIZE = 4
@@ -478,15 +478,7 @@ def _with_orphans(path: list[Cell], area: set[Cell], anchors: list[Cell]) -> lis
     """`path` plus the parts of `area` cut off from the anchors by removing it; None when the
     anchors themselves end up apart."""
     rest = area - set(path)
-    reached = {anchors[0]}
-    stack = [anchors[0]]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in _STEPS:
-            near = (r + dr, c + dc)
-            if near in rest and near not in reached:
-                reached.add(near)
-                stack.append(near)
+    reached = reachable(anchors[0], rest)
     if any(anchor not in reached for anchor in anchors):
         return None
     return path + sorted(rest - reached)

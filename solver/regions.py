@@ -85,11 +85,8 @@ def random_regions(n: int, rng: random.Random) -> list[list[int]]:
     return grow_regions(n, random_solution_cells(n, 1, rng), rng)
 
 
-def is_connected(cells: set[Cell]) -> bool:
-    """True when `cells` form one 4-connected group (an empty set is not a region)."""
-    if not cells:
-        return False
-    start = next(iter(cells))
+def reachable(start: Cell, cells: set[Cell]) -> set[Cell]:
+    """The cells of `cells` reachable from `start` by steps up, down, left and right."""
     seen = {start}
     stack = [start]
     while stack:
@@ -99,7 +96,12 @@ def is_connected(cells: set[Cell]) -> bool:
             if cell in cells and cell not in seen:
                 seen.add(cell)
                 stack.append(cell)
-    return len(seen) == len(cells)
+    return seen
+
+
+def is_connected(cells: set[Cell]) -> bool:
+    """True when `cells` form one 4-connected group (an empty set is not a region)."""
+    return bool(cells) and len(reachable(next(iter(cells)), cells)) == len(cells)
 
 
 def _open_neighbours(grid: list[list[int]], n: int, r: int, c: int) -> list[Cell]:
