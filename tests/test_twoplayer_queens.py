@@ -211,3 +211,14 @@ def test_board_sizes_out_of_range_exit_2(capsys):
     assert main(["play", "queens", "--position", "AAB/ACB/CCB hard r1c1,r1c2"]) == 2
     err = capsys.readouterr().err
     assert "N = 1 or N >= 4" in err and "out of range" in err and "same row" in err
+
+
+def test_known_lost_reads_what_the_search_left_in_the_memo():
+    # The perfect player picks its reply from the memo without searching again.
+    board = QueensBoard.random(6, 2, "easy")
+    solver = KaylesSolver(board.conflicts)
+    for i in range(36):
+        child = board.full & ~board.conflicts[i]
+        assert not solver.known_lost(child) or solver.is_lost(child)
+        lost = solver.is_lost(child)
+        assert solver.known_lost(child) == lost, i

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -274,9 +275,6 @@ class QueensGame:
 # --- perfect play: Node Kayles with Sprague-Grundy values ---------------------------------------
 
 
-# Memo keys pack a mask and a heap size into one int (a Grundy value is at most the number of
-# cells, 256 on the largest 16 x 16 board).
-HEAP_BITS = 9
 # Components up to this many cells are valued by the mex of all moves, bigger ones by search.
 SMALL_COMPONENT = 10
 
@@ -288,7 +286,8 @@ class KaylesSolver:
     `heap`?" (`wins`). The heap stands for every component already valued: a component's
     Grundy value g is the smallest heap h for which `mask + *h` is lost, and a component of
     value g adds exactly like a heap of size g. So one boolean search, with early exit as soon
-    as a winning move is found, does all the work; the memo is keyed by (mask, heap).
+    as a winning move is found, does all the work; the memo has one table per heap size,
+    keyed by mask (no key to build per lookup: the search does millions of them).
 
     >>> solver = KaylesSolver(QueensBoard.plain(3, "hard").conflicts)
     >>> solver.grundy((1 << 9) - 1)    # non-zero: the first player wins 3-queens
@@ -298,25 +297,26 @@ class KaylesSolver:
     def __init__(self, conflicts: Sequence[int]) -> None:
         self.conflicts = tuple(conflicts)
         self.values: dict[int, int] = {}  # component mask -> Grundy value
-        self.memo: dict[int, bool] = {}  # (mask << HEAP_BITS | heap) -> mover wins
+        # heap -> {mask -> mover wins}
+        self.memo: defaultdict[int, dict[int, bool]] = defaultdict(dict)
 
     def components(self, free: int) -> list[int]:
         """The free cells split into groups that no move in one group affects in another."""
         conflicts = self.conflicts
         out = []
         while free:
-            comp = frontier = free & -free
-            while frontier:
+            frontier = free & -free
+            rest = free ^ frontier  # not reached yet
+            # Stops as soon as nothing is left to reach: the usual case, one component.
+            while frontier and rest:
                 low = frontier & -frontier
                 frontier ^= low
-                new = conflicts[low.bit_length() - 1] & free & ~comp
+                new = conflicts[low.bit_length() - 1] & rest
                 if new:
-                    comp |= new
-                    if comp == free:
-                        break  # the usual case: everything left is one component
+                    rest ^= new
                     frontier |= new
-            out.append(comp)
-            free &= ~comp
+            out.append(free ^ rest)
+            free = rest
         return out
 
     def grundy(self, free: int) -> int:
@@ -332,7 +332,7 @@ class KaylesSolver:
 
     def known_lost(self, free: int) -> bool:
         """True when the memo already shows `free` lost for the mover (no search)."""
-        return self.memo.get(free << HEAP_BITS) is False or self.values.get(free) == 0
+        return self.memo.get(0, {}).get(free) is False or self.values.get(free) == 0
 
     def _value(self, comp: int) -> int:
         known = self.values.get(comp)
@@ -359,8 +359,8 @@ class KaylesSolver:
 
     def wins(self, mask: int, heap: int) -> bool:
         """Does the player to move win the cells of `mask` plus a Nim heap of size `heap`?"""
-        key = mask << HEAP_BITS | heap
-        result = self.memo.get(key)
+        table = self.memo[heap]
+        result = table.get(mask)
         if result is not None:
             return result
         known = self.values.get(mask)
@@ -378,12 +378,13 @@ class KaylesSolver:
             result = heap != 0
         else:
             result = self._search(mask, heap)
-        self.memo[key] = result
+        table[mask] = result
         return result
 
     def _search(self, mask: int, heap: int) -> bool:
-        conflicts = self.conflicts
-        children = set()  # a set: cells with the same conflicts lead to the same position
+        conflicts, table, values = self.conflicts, self.memo[heap], self.values
+        unknown = set()  # a set: cells with the same conflicts lead to the same position
+        clique = True
         rest = mask
         while rest:
             low = rest & -rest
@@ -393,16 +394,25 @@ class KaylesSolver:
                 if heap == 0:
                     return True  # this move leaves nothing: the opponent cannot move
                 continue
-            children.add(child)
-        if not children:
-            return heap != 1  # a clique: worth exactly one move, like a heap of 1
+            clique = False
+            if child in unknown:
+                continue
+            # Children already valued need no search: a lost one is a winning move, found
+            # before the rest are even generated (the usual way a won position is decided);
+            # a won one is of no use.
+            known = table.get(child)
+            if known is None:
+                value = values.get(child)
+                if value is None:
+                    unknown.add(child)
+                    continue
+                known = value != heap
+            if not known:
+                return True
+        if clique:
+            return heap != 1  # every move ends the game: worth exactly one move, a heap of 1
         # Small children first: they are quick to refute, and a lost one ends the search.
-        ordered = sorted(children, key=int.bit_count)
-        memo = self.memo
-        for child in ordered:
-            if memo.get(child << HEAP_BITS | heap) is False:
-                return True  # a move already known to win: no search needed
-        for child in ordered:
+        for child in sorted(unknown, key=int.bit_count):
             if not self.wins(child, heap):
                 return True
         return any(not self.wins(mask, smaller) for smaller in range(heap))
