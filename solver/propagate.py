@@ -541,82 +541,74 @@ def _transpose(sets: list[int], n: int) -> list[int]:
 _SPREAD: dict[int, dict[int, int]] = {}  # for _transpose: n -> n-bit set -> its bits, n apart
 
 
+# How the two directions of confinement put it: (crowded, confined one, confined several).
+_REGIONS_IN_LINES = ("all lie in", "is confined to", "are confined to")
+_LINES_IN_REGIONS = ("lie within", "lies within", "lie within")
+Cells = Callable[[int], int]  # a set of unit numbers -> the mask of their cells
+Text = Callable[[int], str]  # a set of unit numbers -> how a person names them
+
+
+
 def _confine_regions_to_lines(
     board: Board, cand: int, queens: int, lines: tuple[int, ...], region_lines: list[int], word: str,
     log: list[Step] | None,
 ) -> State | None:
-    n, k = board.n, board.k
-    regions = board.regions
-    for span in _spans(region_lines, n):
-        width = span.bit_count()
-        inside = 0  # the regions within the lines of span
-        for g, s in enumerate(region_lines):
-            if not s & ~span:
-                inside |= 1 << g
-        count = inside.bit_count()
-        if count == width - 1 and k > 1:
-            key = ((span << n | inside) << 1 | (lines is board.rows)) << 1
-            rest = board.groups.get(key)
-            if rest is None:
-                rest = board.groups[key] = _mask_of_lines(lines, span) & ~_union(regions, _bits(inside))
-            if not rest & cand and (rest & queens).bit_count() == k:
-                continue  # the usual case, and a cheap one: its queens are all placed
-            state = _settle_group(
-                board, cand, queens, rest,
-                lambda span=span, inside=inside: (
-                    f"{_lines_text(word, span)} outside {_regions_text(board, _bits(inside))}"
-                ),
-                log,
-            )
-            if state is None:
-                return None
-            cand, queens = state
-            continue
-        if count < width:
-            continue
-        if count > width:
-            crowd = f"{_regions_text(board, _bits(inside))} all lie in {_lines_text(word, span)}"
-            return _contradiction(board, f"{crowd}: too many", log)
-        drop = cand & _mask_of_lines(lines, span) & ~_union(regions, _bits(inside))
-        if drop:
-            if log is not None:
-                log.append(
-                    Step(
-                        f"{_regions_text(board, _bits(inside))} {'are' if width > 1 else 'is'} confined to "
-                        f"{_lines_text(word, span)}: remove {board.names(drop)}",
-                        board.cells(drop),
-                        kind="confine",
-                    )
-                )
-            cand &= ~drop
-    return cand, queens
+    """m regions whose candidates lie in m rows (columns) fill them: clear the lines' other cells."""
+    line_cells, region_cells, line_text, region_text = _views(board, lines, word)
+    tag = 2 if lines is board.rows else 0
+    return _confine_within(board, cand, queens, region_lines, line_cells, region_cells,
+                           line_text, region_text, _REGIONS_IN_LINES, tag, log)
 
 
 def _confine_lines_to_regions(
     board: Board, cand: int, queens: int, lines: tuple[int, ...], line_regions: list[int], word: str,
     log: list[Step] | None,
 ) -> State | None:
-    n, k = board.n, board.k
+    """m rows (columns) whose candidates lie in m regions fill them: clear the regions' other cells."""
+    line_cells, region_cells, line_text, region_text = _views(board, lines, word)
+    tag = 3 if lines is board.rows else 1
+    return _confine_within(board, cand, queens, line_regions, region_cells, line_cells,
+                           region_text, line_text, _LINES_IN_REGIONS, tag, log)
+
+
+def _views(board: Board, lines: tuple[int, ...], word: str) -> tuple[Cells, Cells, Text, Text]:
+    """Masks and names for sets of lines and of regions: (line cells, region cells, line text,
+    region text)."""
     regions = board.regions
-    for span in _spans(line_regions, n):
+    return (
+        lambda s: _mask_of_lines(lines, s),
+        lambda s: _union(regions, _bits(s)),
+        lambda s: _lines_text(word, s),
+        lambda s: _regions_text(board, _bits(s)),
+    )
+
+def _confine_within(
+    board: Board, cand: int, queens: int, sets: list[int], outer_cells: Cells, inner_cells: Cells,
+    outer_text: Text, inner_text: Text, words: tuple[str, str, str], tag: int, log: list[Step] | None,
+) -> State | None:
+    """m inner units (regions, or lines) whose candidates lie within m outer units (lines, or
+    regions) hold all the queens of those outer units: the outer units' other cells are cleared.
+    `sets[g]` is the set of outer units inner unit g still touches. For k>1, m-1 inner units
+    within m outer units leave a group of cells that holds exactly k queens (`_settle_group`)."""
+    n, k = board.n, board.k
+    crowded, confined_one, confined_many = words
+    for span in _spans(sets, n):
         width = span.bit_count()
-        inside = 0  # the lines within the regions of span
-        for line, s in enumerate(line_regions):
+        inside = 0  # the inner units within the outer units of span
+        for g, s in enumerate(sets):
             if not s & ~span:
-                inside |= 1 << line
+                inside |= 1 << g
         count = inside.bit_count()
         if count == width - 1 and k > 1:
-            key = ((span << n | inside) << 1 | (lines is board.rows)) << 1 | 1
+            key = (span << n | inside) << 2 | tag
             rest = board.groups.get(key)
             if rest is None:
-                rest = board.groups[key] = _union(regions, _bits(span)) & ~_mask_of_lines(lines, inside)
+                rest = board.groups[key] = outer_cells(span) & ~inner_cells(inside)
             if not rest & cand and (rest & queens).bit_count() == k:
                 continue  # the usual case, and a cheap one: its queens are all placed
             state = _settle_group(
                 board, cand, queens, rest,
-                lambda span=span, inside=inside: (
-                    f"{_regions_text(board, _bits(span))} outside {_lines_text(word, inside)}"
-                ),
+                lambda span=span, inside=inside: f"{outer_text(span)} outside {inner_text(inside)}",
                 log,
             )
             if state is None:
@@ -626,16 +618,14 @@ def _confine_lines_to_regions(
         if count < width:
             continue
         if count > width:
-            within = f"{_lines_text(word, inside)} lie within {_regions_text(board, _bits(span))}"
-            return _contradiction(board, f"{within}: too many", log)
-        drop = cand & _union(regions, _bits(span)) & ~_mask_of_lines(lines, inside)
+            return _contradiction(board, f"{inner_text(inside)} {crowded} {outer_text(span)}: too many", log)
+        drop = cand & outer_cells(span) & ~inner_cells(inside)
         if drop:
             if log is not None:
+                verb = confined_many if width > 1 else confined_one
                 log.append(
                     Step(
-                        f"{_lines_text(word, inside)} {'lie' if count > 1 else 'lies'} within "
-                        f"{_regions_text(board, _bits(span))}: "
-                        f"remove {board.names(drop)}",
+                        f"{inner_text(inside)} {verb} {outer_text(span)}: remove {board.names(drop)}",
                         board.cells(drop),
                         kind="confine",
                     )
