@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lint system-deps clean
+.PHONY: test demo bench bench-generate lint system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ demo: $(STAMP) system-deps
 
 bench: $(STAMP)
 	$(BIN)/queens-autosolve bench
+
+# The generator: 10 seeds each of 20x20 and 30x30, against the small-search-only generator.
+bench-generate: $(STAMP)
+	$(BIN)/queens-autosolve bench --generate 20,30 --seeds 10
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

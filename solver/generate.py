@@ -11,12 +11,12 @@ grown around; a *rival* is any other solution of the current map. Three steps:
 3. `make_unique`: the few cells left over join random neighbours; rivals that come back are
    broken by moving a cell they use out of its region (`break_rivals`), never an intended queen.
 
-Rivals and the safety checks come from `Enumerator`, a small search that lives here on purpose:
-the map a seed produces depends on which rival is found first, so it should not depend on the
-search order of the fast solver (which changes as it is tuned). Same seed, same puzzle. The
-fast solver (`solver.search`) answers "is it unique yet?", which has one right answer whatever
-its order, and supplies a rival only when the small search gives up (hard Star Battle maps):
-only such k>1 puzzles can change when the fast solver's search order changes.
+Rivals and the safety checks come first from `Enumerator`, a small search that lives here: it
+answers most checks in a few nodes, far cheaper than the fast solver's full propagation. The
+checks it gives up on, and rivals it cannot find, go to the fast solver (`solver.search`) with a
+node budget (`Budgets`). Same seed, same puzzle; but since the map a seed produces depends on
+which rival a search meets first, retuning the fast solver's search order can change the
+puzzles a seed makes (they stay unique: uniqueness is proven at the end).
 
 >>> p = generate_puzzle(6, rng=7)
 >>> p.name, p.meta["seed"], len(find_solutions(p, limit=2))
@@ -28,28 +28,47 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 
 from solver.errors import QueensError
+from solver.propagate import board_of, board_of_regions
 from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells, reachable
-from solver.search import count_solutions, search
+from solver.search import count_solutions, search_board
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
-# Search nodes one "does this move open a rival?" check may take; past it the answer is
-# UNKNOWN. Hard checks are rare and skipping them only costs a different move, not correctness
-# (uniqueness is always proven at the end), while they would otherwise dominate the run time.
-CHECK_BUDGET = 200
 UNKNOWN = -1
 ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
-RIVAL_BUDGET = 4000  # nodes for listing rivals before asking the fast solver for one
 MOVES_TRIED = 12  # moves break_rivals checks for safety per round before taking a random one
 EVICTIONS = 8  # evictions grow_without_rivals may make, per queen on the board
 TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
 RIVALS = 24  # rivals listed per round of make_unique: enough to see which cells they share
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Search nodes the generator's searches may take before they give up.
+
+    Past `check` nodes the small search hands a "does this move open a rival?" check to the fast
+    solver, which gets `fast_check` nodes (0: not asked); past both the answer is UNKNOWN and the
+    move is treated as unsafe. That only costs a different move, not correctness (uniqueness is
+    always proven at the end). `rivals`: nodes for listing rivals before the fast solver is asked
+    for one. The defaults were tuned on 30x30 maps: the checks the small search gives up on are
+    mostly safe moves that the fast solver's confinement rule settles in one or two nodes.
+    """
+
+    check: int = 40
+    fast_check: int = 20
+    rivals: int = 500
+
+
+BUDGETS = Budgets()
+# The generator before the fast solver helped with checks (the benchmark's baseline).
+SMALL_SEARCH_ONLY = Budgets(check=200, fast_check=0, rivals=4000)
 
 
 def check_size(n: int, k: int = 1, rule: Rule = "touch") -> None:
@@ -86,7 +105,7 @@ def puzzle_name(n: int, k: int, seed: int) -> str:
 
 
 def generate_puzzle(
-    n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch"
+    n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch", budgets: Budgets = BUDGETS
 ) -> Puzzle:
     """A random n x n puzzle with k queens per unit and exactly one solution.
 
@@ -105,7 +124,7 @@ def generate_puzzle(
             raise QueensError(
                 f"--size {n} --stars {k}: could not place a random answer; try a larger size"
             ) from None
-        board = RegionMap(seed_regions(n, queens, k, rand), k, rule)
+        board = RegionMap(seed_regions(n, queens, k, rand), k, rule, budgets)
         grow_without_rivals(board, queens, rand)
         if make_unique(board, queens, rand):
             break
@@ -124,8 +143,9 @@ class RegionMap:
     Mutable on purpose and private to generation: `puzzle()` freezes it into a Puzzle.
     """
 
-    def __init__(self, grid: list[list[int]], k: int, rule: Rule) -> None:
+    def __init__(self, grid: list[list[int]], k: int, rule: Rule, budgets: Budgets = BUDGETS) -> None:
         self.grid = grid
+        self.budgets = budgets
         self.n = len(grid)
         self.k = k
         self.rule = rule
@@ -167,10 +187,13 @@ class RegionMap:
 
     def rival_through(self, cell: Cell, region: int) -> int:
         """A solution (queen mask) with a queen on `cell` if `cell` belonged to `region`;
-        0 when there is none, UNKNOWN when the search ran out of budget (callers then play
+        0 when there is none, UNKNOWN when both searches ran out of budget (callers then play
         safe and treat the move as opening a rival). Unassigned cells hold no queen.
 
         Any solution that a move creates uses the moved cell, so 0 means the move adds none.
+        The small search answers most checks at once. The few it cannot answer in its budget
+        (mostly safe moves that only a confinement argument shows to be safe) go to the fast
+        solver, which settles nearly all of them in one or two nodes.
         """
         index = cell[0] * self.n + cell[1]
         bit = 1 << index
@@ -179,11 +202,15 @@ class RegionMap:
         owners = self.owners[:]
         owners[index] = region
         search = Enumerator(self.geometry, self.k, masks, owners)
-        search.budget = CHECK_BUDGET
+        search.budget = self.budgets.check
         found = search.solutions(bit, limit=1)
-        if search.gave_up:
+        if not search.gave_up:
+            return found[0] if found else 0
+        if not self.budgets.fast_check:
             return UNKNOWN
-        return found[0] if found else 0
+        board = board_of_regions(self.n, self.k, self.rule, masks)
+        rival, finished = search_board(board, sum(masks), bit, budget=self.budgets.fast_check)
+        return rival if finished else UNKNOWN
 
 
 def seed_regions(n: int, queens: Sequence[Cell], k: int, rng: random.Random) -> list[list[int]]:
@@ -330,7 +357,7 @@ def make_unique(
     for _ in range(limit):
         if count_solutions(board.puzzle(), limit=2) == 1:
             return True
-        rivals = find_rivals(board.puzzle(), keep)
+        rivals = find_rivals(board.puzzle(), keep, budget=board.budgets.rivals)
         frozen = keep.union(*recent)
         moved = break_rivals(board, rivals, frozen, rng) if rivals else None
         recent.append(moved or [])
@@ -339,16 +366,18 @@ def make_unique(
     return False
 
 
-def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -> list[Solution]:
+def find_rivals(
+    puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS, budget: int = BUDGETS.rivals
+) -> list[Solution]:
     """Up to `limit` solutions of `puzzle` other than `intended`, in a fixed order.
 
-    The small search stops after RIVAL_BUDGET nodes; when it has found nothing by then (hard
+    The small search stops after `budget` nodes; when it has found nothing by then (hard
     Star Battle maps, where it can take minutes), the rival comes from the fast solver instead
     (`_rival_by_fast_solver`).
     """
     n = puzzle.n
     search = _enumerator(puzzle)
-    search.budget = RIVAL_BUDGET
+    search.budget = budget
     found = search.solutions(mask_of(puzzle.given, n), limit, mask_of(intended, n))
     if not found and search.gave_up:
         rival = _rival_by_fast_solver(puzzle, set(intended))
@@ -357,52 +386,11 @@ def find_rivals(puzzle: Puzzle, intended: Iterable[Cell], limit: int = RIVALS) -
 
 
 def _rival_by_fast_solver(puzzle: Puzzle, intended: set[Cell]) -> Solution | None:
-    """A solution other than `intended` from `solver.search`, which reports only the first
-    solution it finds: when that is the intended one, the board is turned or mirrored (the
-    search then meets the solutions in another order) and the answer turned back."""
+    """A solution other than `intended` from `solver.search` (None when there is none)."""
     n = puzzle.n
-    for turn in range(8):
-        variant = Puzzle.from_region_grid(_turn_grid(puzzle.regions, turn), k=puzzle.k, rule=puzzle.rule)
-        solution = search(variant, limit=1).solution
-        if solution is None:
-            return None
-        cells = {_turn_back(cell, turn, n) for cell in solution.queens}
-        if cells != intended:
-            return Solution.of(cells)
-    return None
-
-
-def _turn_grid(grid: Sequence[Sequence[int]], turn: int) -> list[list[int]]:
-    """The grid under symmetry `turn` (0..7): cell (r, c) moves to `_turn_cell((r, c), turn)`."""
-    n = len(grid)
-    out = [[0] * n for _ in range(n)]
-    for r in range(n):
-        for c in range(n):
-            rr, cc = _turn_cell((r, c), turn, n)
-            out[rr][cc] = grid[r][c]
-    return out
-
-
-def _turn_cell(cell: Cell, turn: int, n: int) -> Cell:
-    r, c = cell
-    if turn & 4:
-        r, c = c, r
-    if turn & 2:
-        r = n - 1 - r
-    if turn & 1:
-        c = n - 1 - c
-    return r, c
-
-
-def _turn_back(cell: Cell, turn: int, n: int) -> Cell:
-    r, c = cell
-    if turn & 1:
-        c = n - 1 - c
-    if turn & 2:
-        r = n - 1 - r
-    if turn & 4:
-        r, c = c, r
-    return r, c
+    board = board_of(puzzle)
+    rival, _ = search_board(board, (1 << n * n) - 1, mask_of(puzzle.given, n), skip=mask_of(intended, n))
+    return Solution.of(cells_of(rival, n)) if rival else None
 
 
 def break_rivals(
@@ -674,12 +662,13 @@ def generate_many(
     *,
     rule: Rule = "touch",
     progress: Callable[[Puzzle], None] | None = None,
+    budgets: Budgets = BUDGETS,
 ) -> list[Puzzle]:
     """One puzzle per seed (so each can be remade alone from its name); `progress` is called
     after each one."""
     puzzles = []
     for seed in seeds:
-        puzzle = generate_puzzle(n, k, rng=seed, rule=rule)
+        puzzle = generate_puzzle(n, k, rng=seed, rule=rule, budgets=budgets)
         puzzles.append(puzzle)
         if progress is not None:
             progress(puzzle)

@@ -12,11 +12,11 @@ appends a `Step` saying what it deduced.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.puzzle import Cell, Puzzle, Rule, cell_name, cells_of, geometry
+from solver.puzzle import Cell, Puzzle, Rule, cell_name, cells_of, default_label, geometry
 
 State = tuple[int, int]  # (cand, queens)
 Describe = Callable[[], str]  # words for a set of cells, built only when someone reads them
@@ -96,14 +96,36 @@ class Board:
 
 def board_of(puzzle: Puzzle) -> Board:
     """The propagation masks of `puzzle` (assumed valid: see Puzzle.validate)."""
+    region_of = [g for row in puzzle.regions for g in row]
+    return _board(puzzle, puzzle.region_masks, region_of)
+
+
+def board_of_regions(n: int, k: int, rule: Rule, regions: Sequence[int]) -> Board:
+    """The propagation masks of a region map that may leave cells out: `regions` holds one mask
+    per region, and a cell in none of them can never hold a queen (start the search with
+    candidates ``sum(regions)``). The generator checks its half-grown maps this way.
+    Steps name the regions A, B, ... in the order given."""
+    region_of = [-1] * (n * n)
+    for g, mask in enumerate(regions):
+        for r, c in cells_of(mask, n):
+            region_of[r * n + c] = g
+    # A stand-in puzzle, only for the words of explanations (rows, columns, region labels).
+    words = Puzzle(
+        regions=tuple(tuple(max(g, 0) for g in region_of[r * n:(r + 1) * n]) for r in range(n)),
+        k=k, rule=rule, name="region map", labels=tuple(map(default_label, range(len(regions)))),
+    )
+    return _board(words, tuple(regions), region_of)
+
+
+def _board(puzzle: Puzzle, regions: tuple[int, ...], region_of: Sequence[int]) -> Board:
+    """The Board for region masks `regions`; `region_of[i]` is cell i's region (-1: none)."""
     n, k = puzzle.n, puzzle.k
-    geo = puzzle.geometry
+    geo = geometry(n, puzzle.rule)
     rows, cols, neighbours = geo.rows, geo.cols, geo.neighbours
-    regions = puzzle.region_masks
     if k == 1:
         lines_around = _lines_and_neighbours(n, puzzle.rule)
-        region_of = [g for row in puzzle.regions for g in row]
-        kill = tuple(around | regions[g] for around, g in zip(lines_around, region_of))
+        # a cell in no region is never a candidate, so its kill mask does not matter
+        kill = tuple(around | regions[g] if g >= 0 else around for around, g in zip(lines_around, region_of))
     else:
         kill = tuple(neighbours[i] | 1 << i for i in range(n * n))
     return Board(
@@ -114,7 +136,7 @@ def board_of(puzzle: Puzzle) -> Board:
         kill=kill,
         neighbours=neighbours,
         cell_units=tuple(
-            (rows[i // n], cols[i % n], regions[puzzle.regions[i // n][i % n]]) for i in range(n * n)
+            (rows[i // n], cols[i % n], regions[g] if g >= 0 else 0) for i, g in enumerate(region_of)
         ) if k > 1 else (),
         rows=rows,
         cols=cols,

@@ -54,6 +54,23 @@ def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
     return SearchResult(solution, tally.count, tally.nodes)
 
 
+def search_board(
+    board: Board, cand: int, queens: int = 0, *, limit: int = 1, skip: int = -1, budget: int | None = None
+) -> tuple[int, bool]:
+    """The lower-level search the generator uses on half-built maps (see `board_of_regions`).
+
+    Starts from candidates `cand` with `queens` placed, and looks for up to `limit` answers,
+    not counting the answer whose queen mask is `skip`. Returns the first answer's queen mask
+    (0: none found) and whether the search finished; it stops unfinished after `budget` nodes.
+    """
+    tally = _Tally(limit, skip, budget)
+    start = place(board, cand, 0, queens)
+    if start is not None and limit > 0:
+        _explore(board, start[0], start[1], tally, None, 0)
+    finished = tally.count >= limit or tally.nodes < tally.budget
+    return (tally.first if tally.count else 0), finished
+
+
 def explain(puzzle: Puzzle) -> list[Step]:
     """The steps to the first answer as a person would take them: deductions, guesses (with the
     alternatives counted) and backtracking when a guess fails.
@@ -80,10 +97,12 @@ def explain(puzzle: Puzzle) -> list[Step]:
 class _Tally:
     """Counters shared by every node of one search."""
 
-    __slots__ = ("limit", "count", "nodes", "first")
+    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, skip: int = -1, budget: int | None = None) -> None:
         self.limit = limit
+        self.skip = skip  # an answer (queen mask) not to count
+        self.budget = budget if budget is not None else 1 << 62  # nodes allowed
         self.count = 0
         self.nodes = 0
         self.first = 0
@@ -96,6 +115,8 @@ def _start(board: Board) -> tuple[int, int] | None:
 
 
 def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step] | None, depth: int) -> None:
+    if tally.nodes >= tally.budget:
+        return
     tally.nodes += 1
     mark = len(log) if log is not None else 0
     state = propagate(board, cand, queens, log)
@@ -105,6 +126,8 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         return
     cand, queens = state
     if queens.bit_count() == board.total:
+        if queens == tally.skip:
+            return
         tally.count += 1
         if tally.count == 1:
             tally.first = queens
@@ -121,7 +144,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         child = place(board, cand, queens, low)
         if child is not None:
             _explore(board, child[0], child[1], tally, log, depth + 1)
-        if tally.count >= tally.limit:
+        if tally.count >= tally.limit or tally.nodes >= tally.budget:
             return
         if log is not None:
             log.append(

@@ -206,3 +206,44 @@ def test_baseline_text_survives_runs_too_fast_to_time():
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.002, 0.0, 3.0))
     assert "solver 4.0x faster" in baseline_text(BaselineRun(3, 0.004, 0.001, 3.0))
     assert "baseline 2.0x faster" in baseline_text(BaselineRun(3, 0.001, 0.002, 3.0))
+
+
+# --- bench --generate --------------------------------------------------------------------------
+
+
+def test_bench_generate_proves_each_puzzle_unique_and_compares_with_the_baseline(capsys):
+    status, out, err = run(capsys, "bench", "--generate", "6,8", "--seeds", "2")
+    assert status == 0
+    assert "6x6 k=1" in out and "8x8 k=1" in out
+    assert "all 8 puzzles unique" in out  # 2 sizes x 2 seeds x (generator + baseline)
+    assert "8x8 k=1 seed 2, baseline" in err
+
+
+def test_bench_generate_json_lists_every_seed(capsys):
+    status, out, _ = run(capsys, "bench", "--generate", "6", "--seeds", "3", "--json", "--no-baseline")
+    data = json.loads(out)["generator"]
+    assert status == 0 and len(data) == 1
+    assert data[0]["seeds"] == [1, 2, 3] and len(data[0]["seconds"]) == 3
+    assert data[0]["baseline"] is None and data[0]["problems"] == []
+
+
+def test_bench_generate_reports_a_puzzle_that_is_not_unique(monkeypatch):
+    from solver import genbench
+
+    monkeypatch.setattr(genbench, "count_solutions", lambda puzzle, limit=2: 2)
+    run_ = genbench.bench_generator(6, 1, [1], baseline=False)
+    assert run_.problems == ("gen-n6-k1-s1: 2 solutions (expected 1)",)
+    assert "FAILED: 1 puzzle(s)" in genbench.format_runs([run_])
+
+
+@pytest.mark.parametrize(
+    ("argv", "what"),
+    [
+        (["bench", "--generate", "3"], "4 or more"),
+        (["bench", "--generate", "8", "--seeds", "0"], "at least 1"),
+        (["bench", "--generate", "8", "games/queens-05.txt"], "reads no files"),
+    ],
+)
+def test_bench_generate_bad_input_is_one_line_and_status_2(capsys, argv, what):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and what in err and len(err.strip().splitlines()) == 1

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import SearchResult, Step, count_solutions, explain, search, solve
+from solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
 from solver.baseline import count_solutions as baseline_count
 from solver.propagate import (
     _confine_lines_to_regions,
     board_of,
+    board_of_regions,
     confine,
     count_blocks,
     cover_regions,
@@ -25,6 +26,7 @@ from solver.propagate import (
 )
 from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from solver.regions import grow_regions, random_regions
+from solver.search import search_board
 
 
 def full(puzzle: Puzzle) -> int:
@@ -447,3 +449,50 @@ def test_the_solver_never_imports_the_screen_stack():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+# --- search_board on half-built maps (the generator's checks) ----------------------------------
+
+
+def _all_answers(puzzle: Puzzle, allowed: int, given: int) -> set[int]:
+    """Every answer (queen mask) of `puzzle` that keeps to `allowed` cells and holds `given`,
+    by brute force over permutations (k=1)."""
+    n = puzzle.n
+    answers = set()
+    for cols in permutations(range(n)):
+        mask = mask_of(enumerate(cols), n)
+        if mask & ~allowed or mask & given != given:
+            continue
+        if is_solution(puzzle, Solution.of(cells_of(mask, n))):
+            answers.add(mask)
+    return answers
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(4, 6), seed=st.integers(0, 10**6), holes=st.integers(0, 8))
+def test_search_board_on_a_map_with_unowned_cells_agrees_with_brute_force(n, seed, holes):
+    rng = random.Random(seed)
+    puzzle = Puzzle.from_region_grid(random_regions(n, rng))
+    # Cells taken out of every region may hold no queen; one cell is given a queen.
+    dropped = set(rng.sample(range(n * n), holes))
+    masks = [mask & ~mask_of((divmod(i, n) for i in dropped), n) for mask in puzzle.region_masks]
+    given = 1 << rng.choice([i for i in range(n * n) if i not in dropped])
+    answers = _all_answers(puzzle, sum(masks), given)
+    board = board_of_regions(n, 1, "touch", masks)
+    first, finished = search_board(board, sum(masks), given)
+    assert finished
+    assert (first in answers) if answers else first == 0
+    if answers:  # leaving out the first answer gives another one, or none when it was the only one
+        other, finished = search_board(board, sum(masks), given, skip=first)
+        assert finished
+        assert (other in answers - {first}) if len(answers) > 1 else other == 0
+
+
+def test_search_board_stops_unfinished_at_its_node_budget():
+    puzzle = Puzzle.from_region_grid([[r] * 8 for r in range(8)])  # rows as regions: many answers
+    board = board_of(puzzle)
+    full = (1 << 64) - 1
+    found, finished = search_board(board, full, limit=10**6, budget=3)
+    assert not finished
+    found, finished = search_board(board, full, limit=10**6)
+    assert finished and found

@@ -32,10 +32,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--baseline-budget", type=float, default=3.0, metavar="SECONDS",
         help="time the baseline may spend per file; it is compared on the puzzles it finished (default 3)",
     )
+    parser.add_argument(
+        "--generate", type=_sizes, metavar="SIZES",
+        help="time the generator instead: board sizes, comma-separated (e.g. 20,30); "
+        "each seed's puzzle is proven unique and the same seeds are timed with the baseline generator",
+    )
+    parser.add_argument(
+        "--stars", type=int, default=1, metavar="K", help="with --generate: queens per unit (default 1)"
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=5, metavar="N", help="with --generate: seeds 1..N per size (default 5)"
+    )
     parser.set_defaults(func=run)
 
 
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give board sizes as numbers, e.g. 20,30") from None
+    return sizes
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.generate:
+        return run_generator(args)
     files = args.files or default_files(REPO)
     if not files:
         raise QueensError("no puzzle files: give FILE arguments, or add games/*.txt or ../shared/data")
@@ -52,6 +73,25 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(reports))
     return 1 if any(r.failed for r in reports) else 0
+
+
+def run_generator(args: argparse.Namespace) -> int:
+    """`bench --generate`: the generator's table (see solver.genbench)."""
+    from solver.genbench import bench_generator, format_runs, runs_json
+    from solver.generate import check_size
+
+    if args.files:
+        raise QueensError("--generate times the generator and reads no files; drop the FILE arguments")
+    if args.seeds < 1:
+        raise QueensError(f"--seeds {args.seeds}: give at least 1")
+    for n in args.generate:
+        check_size(n, args.stars)
+    report = (lambda _: None) if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
+    seeds = range(1, args.seeds + 1)
+    runs = [bench_generator(n, args.stars, seeds, baseline=not args.no_baseline, progress=report)
+            for n in args.generate]
+    print(json.dumps(runs_json(runs)) if args.json else format_runs(runs))
+    return 1 if any(run.problems for run in runs) else 0
 
 
 def _progress(path: str):  # noqa: ANN202 - returns the identity or tqdm

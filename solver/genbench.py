@@ -1,0 +1,129 @@
+"""The generator's benchmark: make puzzles for a run of seeds, prove each one unique, and time the
+same seeds with the baseline generator (`SMALL_SEARCH_ONLY`: the checks answered by the small
+search alone, as before the fast solver helped) in the same process.
+
+Generation time varies a lot from seed to seed (a map that ends with many cells left over
+needs many mending rounds), so the median over several seeds is the figure to read, with the
+worst beside it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from solver.errors import PuzzleFormatError
+from solver.generate import BUDGETS, SMALL_SEARCH_ONLY, Budgets, generate_puzzle
+from solver.puzzle import Puzzle
+from solver.search import count_solutions
+
+
+@dataclass(frozen=True)
+class GeneratorRun:
+    """CPU seconds per seed for one board size, and what went wrong (empty when all is well)."""
+
+    n: int
+    k: int
+    seeds: tuple[int, ...]
+    seconds: tuple[float, ...]
+    baseline: tuple[float, ...] | None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def speedup(self) -> float | None:
+        """Baseline median over our median (None without a baseline or a measurable time)."""
+        if not self.baseline or not self.median:
+            return None
+        return statistics.median(self.baseline) / self.median
+
+
+def time_generation(n: int, k: int, seed: int, budgets: Budgets) -> tuple[float, Puzzle]:
+    """CPU seconds to make the puzzle of `seed`, and the puzzle."""
+    start = time.process_time()
+    puzzle = generate_puzzle(n, k, rng=seed, budgets=budgets)
+    return time.process_time() - start, puzzle
+
+
+def problem_with(puzzle: Puzzle) -> str:
+    """What is wrong with a generated puzzle: not valid, or not exactly one solution."""
+    try:
+        puzzle.validate()
+    except PuzzleFormatError as error:
+        return f"{puzzle.name}: {error}"
+    count = count_solutions(puzzle, limit=2)
+    return "" if count == 1 else f"{puzzle.name}: {count} solutions (expected 1)"
+
+
+def bench_generator(
+    n: int,
+    k: int,
+    seeds: Sequence[int],
+    *,
+    baseline: bool = True,
+    progress: Callable[[str], None] = lambda _: None,
+) -> GeneratorRun:
+    """Generate one puzzle per seed (checking each) and, when `baseline`, the same seeds again
+    with the baseline generator."""
+    seconds, problems = [], []
+    for seed in seeds:
+        spent, puzzle = time_generation(n, k, seed, BUDGETS)
+        seconds.append(spent)
+        if problem := problem_with(puzzle):
+            problems.append(problem)
+        progress(f"{n}x{n} k={k} seed {seed}: {spent:.2f} s")
+    base: list[float] | None = None
+    if baseline:
+        base = []
+        for seed in seeds:
+            spent, puzzle = time_generation(n, k, seed, SMALL_SEARCH_ONLY)
+            base.append(spent)
+            if problem := problem_with(puzzle):
+                problems.append(f"baseline {problem}")
+            progress(f"{n}x{n} k={k} seed {seed}, baseline: {spent:.2f} s")
+    return GeneratorRun(n, k, tuple(seeds), tuple(seconds), tuple(base) if base is not None else None,
+                        tuple(problems))
+
+
+HEADER = (
+    f"{'board':<12} {'seeds':>5} {'median s':>9} {'mean':>7} {'max':>7} {'baseline median':>16} {'ratio':>6}"
+)
+
+
+def format_runs(runs: Sequence[GeneratorRun]) -> str:
+    """The table, one row per size, then the problems or a line saying every puzzle checked out."""
+    lines = ["generator (CPU seconds per puzzle, each proven unique)", HEADER]
+    for run in runs:
+        base = f"{statistics.median(run.baseline):16.2f}" if run.baseline else f"{'-':>16}"
+        ratio = f"{run.speedup:5.1f}x" if run.speedup else f"{'-':>6}"
+        lines.append(
+            f"{f'{run.n}x{run.n} k={run.k}':<12} {len(run.seeds):>5} {run.median:9.2f} "
+            f"{statistics.fmean(run.seconds):7.2f} {max(run.seconds):7.2f} {base} {ratio}"
+        )
+    problems = [p for run in runs for p in run.problems]
+    if problems:
+        lines.append(f"\nFAILED: {len(problems)} puzzle(s)")
+        lines += [f"  {p}" for p in problems]
+    else:
+        lines.append(f"all {sum(len(r.seeds) * (2 if r.baseline else 1) for r in runs)} puzzles unique")
+    lines.append("baseline: the same seeds with the checks answered by the small search alone")
+    return "\n".join(lines)
+
+
+def runs_json(runs: Sequence[GeneratorRun]) -> dict[str, object]:
+    """The same figures for machines."""
+    return {
+        "generator": [
+            {
+                "n": r.n, "k": r.k, "seeds": list(r.seeds), "seconds": list(r.seconds),
+                "median": r.median, "baseline": list(r.baseline) if r.baseline else None,
+                "speedup": r.speedup, "problems": list(r.problems),
+            }
+            for r in runs
+        ]
+    }
