@@ -70,24 +70,27 @@ def bench_generator(
 ) -> GeneratorRun:
     """Generate one puzzle per seed (checking each) and, when `baseline`, the same seeds again
     with the baseline generator."""
-    seconds, problems = [], []
-    for seed in seeds:
-        spent, puzzle = time_generation(n, k, seed, BUDGETS)
-        seconds.append(spent)
-        if problem := problem_with(puzzle):
-            problems.append(problem)
-        progress(f"{n}x{n} k={k} seed {seed}: {spent:.2f} s")
+    seconds, problems = _time_seeds(n, k, seeds, BUDGETS, "", progress)
     base: list[float] | None = None
     if baseline:
-        base = []
-        for seed in seeds:
-            spent, puzzle = time_generation(n, k, seed, SMALL_SEARCH_ONLY)
-            base.append(spent)
-            if problem := problem_with(puzzle):
-                problems.append(f"baseline {problem}")
-            progress(f"{n}x{n} k={k} seed {seed}, baseline: {spent:.2f} s")
+        base, more = _time_seeds(n, k, seeds, SMALL_SEARCH_ONLY, "baseline", progress)
+        problems += more
     return GeneratorRun(n, k, tuple(seeds), tuple(seconds), tuple(base) if base is not None else None,
                         tuple(problems))
+
+
+def _time_seeds(
+    n: int, k: int, seeds: Sequence[int], budgets: Budgets, label: str, progress: Callable[[str], None]
+) -> tuple[list[float], list[str]]:
+    """CPU seconds per seed, and the problems found (each prefixed with `label`)."""
+    seconds, problems = [], []
+    for seed in seeds:
+        spent, puzzle = time_generation(n, k, seed, budgets)
+        seconds.append(spent)
+        if problem := problem_with(puzzle):
+            problems.append(f"{label} {problem}".lstrip())
+        progress(f"{n}x{n} k={k} seed {seed}{', ' + label if label else ''}: {spent:.2f} s")
+    return seconds, problems
 
 
 HEADER = (
