@@ -183,8 +183,8 @@ def main() -> int:
     bgra = np.concatenate([page[:, :, ::-1], np.full(page.shape[:2] + (1,), 255, np.uint8)], axis=2)
     report("1920x1080 grab (RGB view of BGRA)", lambda: read_board(bgra[..., 2::-1]), args.repeat)
     report(f"board crop {crop.shape[1]}x{crop.shape[0]}", lambda: read_board(crop), args.repeat)
-    if (SCREENS / "EmmettMyer__boards_test17.png").exists():
-        real = load_image(SCREENS / "EmmettMyer__boards_test17.png")
+    if (SCREENS / "FranklinJi__images_old-puzzles_2025-01-03_puzzle.png").exists():
+        real = load_image(SCREENS / "FranklinJi__images_old-puzzles_2025-01-03_puzzle.png")
         report(f"real crop {real.shape[1]}x{real.shape[0]}", lambda: read_board(real), args.repeat)
     print(first_read())
     print(shared_accuracy())

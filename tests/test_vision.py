@@ -21,6 +21,7 @@ from autosolve.cli import main
 from solver.puzzle import Puzzle
 from solver.regions import random_regions
 from vision import (
+    BoardCutOff,
     BoardNotFound,
     BoardReading,
     CellState,
@@ -144,16 +145,6 @@ def test_same_coloured_regions_are_split_by_their_borders(monkeypatch):
         assert same_partition(reading, regions) and reading.is_certain, reading.reasons
 
 
-def test_without_thick_borders_regions_come_from_colour_but_unsure(monkeypatch):
-    import vision.render
-
-    monkeypatch.setattr(vision.render, "line_widths", lambda cell: (1, 1))
-    regions, states = random_board(8, seed=14)
-    reading = read_board(render_board(regions, states, cell=40))
-    assert same_partition(reading, regions)
-    assert not reading.is_certain and "colour alone" in " ".join(reading.reasons)
-
-
 @pytest.mark.parametrize("dark", (False, True))
 def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     regions, states = random_board(9, seed=21)
@@ -166,15 +157,21 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
 
 
 @pytest.mark.parametrize("cell", (24, 48, 80))
-def test_tight_crops_that_cut_the_border_and_shave_the_outer_cells(cell):
+def test_a_crop_at_the_frame_reads_but_one_into_the_frame_or_the_cells_is_refused(cell):
+    """A crop with the whole frame but no page beyond still reads; one that cuts the frame or
+    shaves the outer cells looks exactly like a board with a row and column cut off, so it is
+    refused (a smaller board read from it would be wrong and sure of itself)."""
     regions, states = random_board(9, seed=cell)
     image = render_board(regions, states, cell=cell)
     _, thick = line_widths(cell)
-    for shave in (0, thick, thick + cell // 8):  # the page margin, the border, a slice of cell
+    cut = margin_of(cell)
+    reading = read_board(image[cut:-cut, cut:-cut])
+    assert same_partition(reading, regions) and reading.state_rows() == states
+    assert reading.is_certain, reading.reasons
+    for shave in (thick, thick + cell // 8):  # the border, a slice of cell
         cut = margin_of(cell) + shave
-        reading = read_board(image[cut:-cut, cut:-cut])
-        assert same_partition(reading, regions) and reading.state_rows() == states
-        assert reading.is_certain, reading.reasons
+        with pytest.raises(BoardCutOff):
+            read_board(image[cut:-cut, cut:-cut])
 
 
 def test_four_channel_frames_read_like_rgb():
@@ -343,19 +340,28 @@ def test_bad_images_raise_board_not_found(image, says):
 
 
 def test_a_grid_with_no_regions_is_not_a_board():
-    sheet = np.full((400, 400, 3), 255, np.uint8)
-    sheet[::40] = 0
-    sheet[:, ::40] = 0
+    sheet = np.full((440, 440, 3), 255, np.uint8)  # a plain grid, with page around it
+    sheet[20:421:40, 20:421] = 0
+    sheet[20:421, 20:421:40] = 0
     with pytest.raises(BoardNotFound, match="regions"):
         read_board(sheet)
 
 
-def test_smaller_board_beside_the_main_one_is_ignored():
+def test_a_smaller_board_beside_the_main_one_is_two_boards_and_refused():
     main_board, small = _board(48), _board(24)
     canvas = np.full((main_board.shape[0], main_board.shape[1] + small.shape[1] + 40, 3), 240, np.uint8)
     canvas[:, : main_board.shape[1]] = main_board
     canvas[: small.shape[0], main_board.shape[1] + 40 :] = small
-    assert read_board(canvas).box[0] < main_board.shape[1] // 4
+    with pytest.raises(BoardNotFound, match="two boards"):
+        read_board(canvas)
+
+
+def test_small_example_boards_below_the_main_one_are_ignored():
+    main_board, small = _board(48), _board(24)
+    canvas = np.full((main_board.shape[0] + small.shape[0] + 40, main_board.shape[1], 3), 240, np.uint8)
+    canvas[: main_board.shape[0]] = main_board
+    canvas[main_board.shape[0] + 40 :, : small.shape[1]] = small
+    assert read_board(canvas).box[1] < main_board.shape[0] // 4
 
 
 def test_files_that_are_not_images_raise_not_an_image(tmp_path):

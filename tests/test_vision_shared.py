@@ -1,5 +1,8 @@
-"""Every real screenshot in ../shared/data/screens is read exactly: size, regions (up to
-relabelling) and, for solved boards, the queens; each reading is sure enough to act on."""
+"""Every real screenshot in ../shared/data/screens that shows the whole board is read exactly:
+size, regions (up to relabelling) and, for solved boards, the queens; each reading is sure enough
+to act on. The crops that cut into the outer cells on every side (no frame left) are refused as
+cut off: they look exactly like a board with a row and a column cut away, and a smaller board
+read from them would be wrong and sure of itself."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ import pytest
 from conftest import SHARED_DATA, shared_path
 
 from solver.puzzle import Puzzle
-from vision import read_image
+from vision import BoardCutOff, read_image
+
+NO_FRAME = "cropped board (no page chrome)"  # labels.json's note for the crops inside the frame
 
 
 def _screen_names() -> list[str]:
@@ -26,8 +31,13 @@ def labels() -> dict[str, dict]:
 
 @pytest.mark.shared
 @pytest.mark.parametrize("name", _screen_names())
-def test_real_screenshot_is_read_exactly(name, labels):
+def test_real_screenshot_is_read_exactly_or_refused_when_cut_inside_the_frame(name, labels):
     label = labels[name]
+    if label["note"].startswith(NO_FRAME):
+        with pytest.raises(BoardCutOff) as cut:
+            read_image(shared_path("screens", name))
+        assert set(cut.value.edges) == {"top", "bottom", "left", "right"}
+        return
     reading = read_image(shared_path("screens", name))
     assert reading.n == label["n"]
     # same partition of the cells, whatever the region names

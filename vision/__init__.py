@@ -2,10 +2,11 @@
 `BoardReading` (size, regions, cell states, cell centres, confidence) or raise `BoardNotFound`."""
 
 from vision.read import as_rgb, from_bgra, load_image, read_board, read_image
-from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, NotAnImage
+from vision.reading import CONFIDENT, BoardCutOff, BoardNotFound, BoardReading, CellState, NotAnImage
 
 __all__ = [
     "CONFIDENT",
+    "BoardCutOff",
     "BoardNotFound",
     "BoardReading",
     "CellState",

@@ -2,6 +2,11 @@
 square lattice. No palette and no screen size are assumed: cells are whatever light, square,
 equal-sized blobs sit side by side at a regular pitch.
 
+Only a whole board is located: its outer frame line closes all four sides with page beyond (or,
+in a tight crop, the image edge right after an equally thick frame on all four). A board the image
+edge cuts would otherwise read as a smaller, complete one (BoardCutOff); round buttons are no cells;
+a second board beside the main one is a refusal (LinkedIn's small example boards below it are not).
+
 Vocabulary: a *blob* is a connected light area (a candidate cell), a *lattice* is the fitted grid
 of N x N cells, *pitch* the distance between neighbouring cell centres in pixels.
 """
@@ -13,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.reading import BoardNotFound
+from vision.reading import BoardCutOff, BoardNotFound
 from vision.shades import Shades
 from vision.stats import median as array_median
 
@@ -121,10 +126,22 @@ def find_blobs(mask: np.ndarray, min_cell: int = MIN_CELL) -> Blobs:
             continue
         if cv2.contourArea(contour) * 10 < w * h * 7:
             continue  # not a filled square: an L of merged cells, a ring, a letter
+        if not _is_square(contour, w, h):
+            continue  # a disc (a round button passes the area test: 78.5% of its box)
         boxes.append((x, y, x + w, y + h))
     box_array = np.array(boxes, dtype=np.int64).reshape(-1, 4)
     # centre of the bounding box, not of the pixels: crowns and X marks punch holes off-centre
     return Blobs(box_array, (box_array[:, :2] + box_array[:, 2:]) / 2.0)
+
+
+ROUND_FILL = 0.8  # of its box, a disc's convex outline fills 78.5%; a cell's (even notched) more
+
+
+def _is_square(contour: np.ndarray, w: int, h: int) -> bool:
+    """True when the blob's convex outline fills its box as a square does, not as a disc or a
+    round button. (The hull, not the outline: JPEG ringing at line crossings notches a small
+    cell's corners, which the hull bridges.)"""
+    return cv2.contourArea(cv2.convexHull(contour)) > ROUND_FILL * w * h
 
 
 def group_boards(blobs: Blobs) -> list[np.ndarray]:
@@ -227,8 +244,10 @@ def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:
         top, bottom = _extend(mask, top, bottom, left, right, across=True)
     cols, rows = len(left), len(top)
     if cols != rows:
-        why = " (the board looks cut off at the image edge)" if _near_edge(boxes, mask.shape) else ""
-        raise BoardNotFound(f"no whole board found: the grid shows {cols} columns but {rows} rows{why}")
+        cut = _cut_sides(mask, Lattice(cols, left, right, top, bottom, 0.0))
+        if cut:
+            raise _cut_off(_short_sides(cut, cols, rows, float(array_median(sizes))))
+        raise BoardNotFound(f"no whole board found: the grid shows {cols} columns but {rows} rows")
     n = cols
     if not MIN_N <= n <= MAX_N:
         raise BoardNotFound(f"no board found: a {n}x{n} grid is outside {MIN_N}..{MAX_N}")
@@ -289,36 +308,240 @@ def _extend(
     return np.concatenate([lo, [at]]), np.concatenate([hi, [at + span]])
 
 
-def _near_edge(boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """True when the grid ends less than a cell from an image edge: cut cells may lie beyond."""
-    h, w = shape[:2]
-    size = float(array_median(boxes[:, 2:] - boxes[:, :2]))
-    return bool(
-        boxes[:, 0].min() < size or boxes[:, 1].min() < size
-        or boxes[:, 2].max() > w - size or boxes[:, 3].max() > h - size
+def _cut_sides(mask: np.ndarray, grid: Lattice) -> list[str]:
+    """The sides of a (not square) grid that the image edge cuts."""
+    steps = np.concatenate([np.diff(grid.xs), np.diff(grid.ys)])
+    pitch = float(array_median(steps)) if len(steps) else float(grid.right[0] - grid.left[0])
+    cell = float(array_median(grid.right - grid.left))
+    cut = []
+    for view in _side_views(mask, grid):
+        try:
+            if _look_beyond(*view, pitch, cell).kind == "cut":
+                cut.append(view[0])
+        except BoardNotFound:
+            continue  # no frame on that side, but no sign of the image edge cutting it either
+    return cut
+
+
+def _short_sides(cut: list[str], cols: int, rows: int, cell: float) -> list[Side]:
+    """The cut sides of a grid with fewer rows than columns (or the other way round): when one
+    edge alone cuts the short way, the missing rows (columns) all lie beyond it."""
+    short = ("top", "bottom") if rows < cols else ("left", "right")
+    cut_short = [side for side in cut if side in short]
+    missing = int(round(abs(cols - rows) * cell)) if len(cut_short) == 1 else 0
+    return [Side(side, "cut", 0.0, missing if side in cut_short else 0) for side in cut]
+
+
+# --- the outer frame: a board is whole only when a frame line closes it on all four sides ------
+
+SIDES = ("left", "right", "top", "bottom")
+SCROLL = {"top": "scroll up", "bottom": "scroll down", "left": "scroll left", "right": "scroll right"}
+MIN_FRAME = 2  # px: an outer frame at the image edge is at least this thick (and 4% of the pitch)
+FRAME_SHARE = 0.8  # of the rows along a side that must show the frame: it runs the full length
+# A frame at the image edge (nothing beyond to tell it from a line inside a board) must be frame
+# thick along (almost) every row, and about as thick on all four sides.
+EDGE_FRAME_SHARE = 0.9
+LINE_LIKE = 0.15  # of the pitch: a line between cells is thinner than this
+FRAME_MAX = 0.3  # of the pitch: a frame is thinner; a longer dark run beyond the cells is dark page
+EDGE_FRAME_SPREAD = 0.25  # of the thickest side, and at least 1.5 px
+
+
+@dataclass(frozen=True)
+class Side:
+    """What lies beyond one side of the lattice. `kind`: "page" (the frame, then page
+    background), "edge" (the frame, then the image edge: a tight crop), "cut" (the image edge
+    cuts the board); `missing_px`: at least this much board lies beyond a cut side."""
+
+    name: str
+    kind: str
+    frame_px: float
+    missing_px: int = 0
+
+
+SideView = tuple[str, np.ndarray, float, np.ndarray, np.ndarray]
+
+
+def _side_views(mask: np.ndarray, lattice: Lattice) -> list[SideView]:
+    """Per side: its name, the mask turned so that the side faces left (outward is towards
+    column 0), the outer cells' light edge in that view, and the cell centres and line gaps along
+    the side."""
+    h, w = mask.shape
+    ys, xs = lattice.ys, lattice.xs
+    # the middle pixel of each line between cells (a line's pixels are [end of one, start of next))
+    row_gaps = np.floor((lattice.bottom[:-1] + lattice.top[1:] - 1) / 2)
+    col_gaps = np.floor((lattice.right[:-1] + lattice.left[1:] - 1) / 2)
+    return [
+        ("left", mask, float(lattice.left[0]), ys, row_gaps),
+        ("right", mask[:, ::-1], float(w - lattice.right[-1]), ys, row_gaps),
+        ("top", mask.T, float(lattice.top[0]), xs, col_gaps),
+        ("bottom", mask.T[:, ::-1], float(h - lattice.bottom[-1]), xs, col_gaps),
+    ]
+
+
+def _look_beyond(
+    name: str, view: np.ndarray, edge: float, along: np.ndarray, gaps: np.ndarray, pitch: float, cell: float
+) -> Side:
+    """Classify one side (turned to face left in `view`): walk outward from inside each outer cell
+    across the frame line, and look at what follows it."""
+    if edge <= 1:  # the outer cells reach the image edge: no frame at all on this side
+        # beyond: the part of the outer cells the edge cuts (see _uncut) and at least a line
+        return Side(name, "cut", 0.0, max(1, int(round(max(0.0, -edge) + pitch - cell))))
+    start = min(int(round(edge)) + 2, view.shape[1])  # two pixels inside the outer cells
+    reach = min(start, int(pitch) + 4)
+    rows = np.clip(np.rint(along).astype(int), 0, view.shape[0] - 1)
+    seg = view[rows, start - reach : start][:, ::-1] == 0  # outward; True where not light
+    at = np.arange(reach)
+    first = np.where(seg.any(axis=1), seg.argmax(axis=1), reach)  # where the frame begins
+    light_after = ~seg & (at[None, :] > first[:, None])
+    beyond = np.where(light_after.any(axis=1), light_after.argmax(axis=1), reach)
+    framed = first <= 4 + 0.03 * pitch
+    if np.count_nonzero(framed) < FRAME_SHARE * len(rows):
+        raise BoardNotFound(f"no whole board found: no outer frame line along its {name} side")
+    run = float(median((beyond - first)[framed].tolist()))
+    open_end = float(median(beyond[framed].tolist()))  # where the light beyond begins
+    min_frame = max(MIN_FRAME, 0.04 * pitch)
+    if run > FRAME_MAX * pitch:  # dark for longer than a frame: a dark page
+        return Side(name, "page", run)
+    if open_end >= reach:  # the frame, then the image edge
+        if np.count_nonzero((beyond - first)[framed] >= min_frame) >= EDGE_FRAME_SHARE * len(rows):
+            return Side(name, "edge", run)
+        # only a thin cell line, then the image edge: a whole next cell is cut off
+        return Side(name, "cut", run, int(round(cell)))
+    x = start - 1 - int(open_end)  # the first light pixel beyond the frame
+    light = _light_extent(view, x, rows, int(pitch))
+    # more cells beyond are light right after a line, or (a sliver the thick line of a region
+    # border covers) dark up to the image edge, along almost every row
+    line_like = LINE_LIKE * pitch + 1
+    soon = (beyond - first <= line_like) | ((beyond == reach) & (reach == start))
+    if (
+        run <= line_like
+        and np.count_nonzero(soon[framed]) >= FRAME_SHARE * len(rows)
+        and _grid_continues(view, x, gaps, min(int(0.25 * cell), light - 1))
+    ):
+        if light < 0.95 * cell:  # a sliver of the next cells, up to the image or window edge
+            return Side(name, "cut", run, max(1, int(round(cell - light))))
+        raise BoardNotFound(
+            f"no whole board found: the grid goes on past its {name} side, where cells were not seen"
+        )
+    return Side(name, "page", run)
+
+
+def _light_extent(view: np.ndarray, x: int, rows: np.ndarray, limit: int) -> int:
+    """How far (median over `rows`, at most `limit`) the light beyond the frame goes on outward
+    from column `x`: to the image edge, or to whatever ends it (a window's toolbar, page text)."""
+    seg = view[rows, max(0, x + 1 - limit) : x + 1][:, ::-1] == 0
+    ends = np.where(seg.any(axis=1), seg.argmax(axis=1), seg.shape[1])
+    return int(median(ends.tolist()))
+
+
+def _grid_continues(view: np.ndarray, x: int, gaps: np.ndarray, depth: int) -> bool:
+    """True when the lines between the outer cells go on beyond the frame, from column `x`
+    outward: the light there is more cells (of a board the image or window edge cuts), not page.
+    Looked at next to the frame and `depth` further (a quarter cell, or to the end of the light):
+    JPEG ringing can darken a pixel or two of page beside a line junction, not more."""
+    if len(gaps) == 0 or x < 0:
+        return False
+    near, far = max(x - 1, 0), max(x - max(depth, 1), 0)
+    lines = np.clip(gaps.astype(int), 0, view.shape[0] - 1)
+    dark = (view[lines, near] == 0) & (view[lines, far] == 0)
+    return bool(np.count_nonzero(dark) >= 0.5 * len(lines))
+
+
+def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
+    """The four sides of a located board; BoardCutOff when the image edge cuts the board or may
+    cut it, BoardNotFound when the outer frame does not close it.
+
+    Accepted: the frame with page beyond on all four sides, or the frame right at the image edge
+    on all four (a tight crop), equally thick on all four. A frame at the edge on some sides
+    with page beyond on others is how a board that runs past the image by whole cells looks when
+    the cut falls along a region border: refused."""
+    pitch = lattice.pitch
+    cell = float(array_median(lattice.right - lattice.left))
+    sides = [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
+    cut = [side for side in sides if side.kind == "cut"]
+    if cut:
+        raise _cut_off(cut)
+    at_edge = [side for side in sides if side.kind == "edge"]
+    if at_edge and len(at_edge) < len(sides):
+        raise _cut_off(at_edge)
+    if at_edge:
+        widths = [side.frame_px for side in at_edge]
+        if max(widths) - min(widths) > max(1.5, EDGE_FRAME_SPREAD * max(widths)):
+            thinner = [side for side in at_edge if side.frame_px < max(widths) - 1.5]
+            raise _cut_off(thinner)  # a line inside the board, not its frame, at those edges
+    return sides
+
+
+def _cut_off(sides: list[Side]) -> BoardCutOff:
+    """The refusal for a board cut (or possibly cut) by the image edge at `sides`."""
+    names = [side.name for side in sides]
+    where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    known = [side.missing_px for side in sides if side.missing_px]
+    if known:
+        how_much = f" (at least {max(known)} px more)"
+        verb = "runs past"
+    else:
+        how_much = ""
+        verb = "touches (and may run past)"
+    edges = "edge" if len(names) == 1 else "edges"
+    opposite = {"left", "right"} <= set(names) or {"top", "bottom"} <= set(names)
+    fix = "zoom out" if opposite else " or ".join(SCROLL[name] for name in names)
+    return BoardCutOff(
+        f"the board is cut off: it {verb} the {where} {edges} of the image{how_much}; "
+        f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
+        edges=tuple(names),
+        missing_px={side.name: side.missing_px for side in sides},
     )
 
 
-def _group_area(blobs: Blobs, members: np.ndarray) -> float:
+EXAMPLE_CELLS = 0.6  # an example board's cells are smaller than this share of the main board's
+
+
+def _group_box(blobs: Blobs, members: np.ndarray) -> np.ndarray:
+    """The bounding box (x0, y0, x1, y1) of a group of blobs."""
     boxes = blobs.boxes[members]
-    return float(np.prod(boxes[:, 2:].max(axis=0) - boxes[:, :2].min(axis=0)))
+    return np.concatenate([boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)])
+
+
+def _is_board_shaped(blobs: Blobs, members: np.ndarray) -> bool:
+    """True when a group spans at least MIN_N cells both ways (a row of tiles is no board)."""
+    x0, y0, x1, y1 = _group_box(blobs, members)
+    size = float(array_median(blobs.sizes[members]))
+    return min(x1 - x0, y1 - y0) >= (MIN_N - 0.5) * size
+
+
+def _is_example_below(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
+    """True for LinkedIn's small example boards (How to play): much smaller cells, below the
+    main board."""
+    smaller = float(array_median(blobs.sizes[other])) < EXAMPLE_CELLS * float(array_median(blobs.sizes[main]))
+    return smaller and _group_box(blobs, other)[1] >= _group_box(blobs, main)[3]
+
+
+def _overlaps(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
+    """True when a group lies within the main board's box: part of it (split by a damaged row)."""
+    a, b = _group_box(blobs, main), _group_box(blobs, other)
+    return bool(b[0] < a[2] and a[0] < b[2] and b[1] < a[3] and a[1] < b[3])
 
 
 def main_board(blobs: Blobs) -> np.ndarray:
-    """The blobs of the largest grid; BoardNotFound when there is none or two of the same size."""
+    """The blobs of the largest grid; BoardNotFound when there is none, or when another board
+    shows beside it (only LinkedIn's small example boards below the main one are let be)."""
     groups = group_boards(blobs)
     if not groups:
         raise BoardNotFound("no board found: no grid of square cells in the image")
-    areas = sorted(((_group_area(blobs, g), len(g), i) for i, g in enumerate(groups)), reverse=True)
-    (best_area, best_count, best), rest = areas[0], areas[1:]
-    if best_count < 2 * MIN_N:
+    areas = [float(np.prod(np.diff(_group_box(blobs, g).reshape(2, 2), axis=0))) for g in groups]
+    best = int(np.argmax(areas))
+    main = groups[best]
+    if len(main) < 2 * MIN_N:
         raise BoardNotFound("no board found: no grid of square cells in the image")
-    for area, count, _ in rest:
-        if area > 0.8 * best_area and count > 0.8 * best_count:
+    for i, other in enumerate(groups):
+        if i == best or not _is_board_shaped(blobs, other) or _overlaps(blobs, main, other):
+            continue
+        if not _is_example_below(blobs, main, other):
             raise BoardNotFound(
-                "two boards of about the same size found; crop the image to the one to read"
+                "two boards found in the image; crop it to the one to read, or close the other"
             )
-    return groups[best]
+    return main
 
 
 def locate(shades: Shades, stripes: bool = False) -> Lattice:
@@ -333,7 +556,9 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
     factor = -(-max(h, w) // SEARCH_SIDE)
     if factor == 1:
         blobs = find_blobs(mask)
-        return fit_lattice(blobs, main_board(blobs), mask)
+        lattice = fit_lattice(blobs, main_board(blobs), mask)
+        check_frame(mask, lattice)
+        return lattice
     scale = 1 / factor
     small = shrink_mask(mask, factor)
     blobs = find_blobs(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
@@ -351,4 +576,6 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
         raise BoardNotFound(
             f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"
         )
-    return lattice.shifted(x0, y0)
+    lattice = lattice.shifted(x0, y0)
+    check_frame(mask, lattice)
+    return lattice

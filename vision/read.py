@@ -1,6 +1,36 @@
 """The vision entry points: an image (array or file) in, a `BoardReading` out, or an error that
 says what could not be found. Stages: locate the lattice, sample colours and border ink, decide
-regions (two witnesses), read cell states, then weigh the doubts into one confidence.
+regions (two witnesses), read cell states, then weigh the measured margins into one confidence.
+
+Confidence. Every witness of the reading measures a margin: how far its evidence lies from the
+point where the decision would flip. `vision.reading.margin_score` maps a margin onto 0..1 (0 at
+the flip, CONFIDENT = 0.9 at the margin calibration showed to be safe, 1 at a comfortable one,
+linear between), and the confidence is the minimum over all witnesses: one weak witness is
+enough to hold a reading back. The witnesses (thresholds zero / sure / full):
+
+- regions (vision.regions), per boundary between two cells, the better of two witnesses that
+  agree with the reading: the border's sureness (0 at the thick/thin split, 1 at a typical
+  line; 0 / 0.25 / 0.5), and the colour separation, the lesser of the two cells' margins by
+  which each is nearer its own region's colour than the nearest neighbouring region's (delta E;
+  0 / 8 / 14). With no thick borders seen (small zoom, 1 px borders) colour alone carries it.
+- cell colours: each cell's distance from its own region's colour, a hover's darkening (up to
+  10) forgiven (delta E; 16 / 10 / 5): a cell that matches no region is covered or misread.
+  Locked queens are left out (their disc reaches the colour samples of small, blurred cells).
+- grid (here): the share of cells seen as clean blobs (0.5 / 0.6 / 0.8), and the largest
+  distance of a cell centre from an evenly spaced lattice (pitches; 0.2 / 0.08 / 0.03).
+- states (vision.states), per cell: ink against the mark threshold, off-diagonal ink against
+  the crown/X threshold, the ring against the locked-disc threshold (each: CONFIDENT at the edge
+  of its doubt band, 1 at twice that); the shape match of every crown with crown.svg's crown
+  (correlation; 0.45 / 0.56 / 0.66) and of every X with an X (0.3 / 0.55 / 0.7); and the rim,
+  ink near a cell's edge where no mark reaches (share of rim points; 0.25 / 0.12 / 0), which a
+  tooltip, a pointer or a dialog's edge leaves.
+- stripes: red conflict stripes hide parts of cells (a fixed 0.75).
+
+So 0.9 means: the weakest of all these margins is exactly at its calibrated safe edge. On the
+sweep of scripts/calibrate_vision.py (real screenshots and renders, with overlays, rescales and
+JPEG) no reading at or above it was wrong, but for crops that cut the board (the locator must
+refuse those). `reasons` name every witness below 0.9, weakest
+first, with where (cells, regions); a reading above 0.9 but below 1 names its weakest witness.
 """
 
 from __future__ import annotations
@@ -12,14 +42,18 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from vision.locate import Lattice, locate
-from vision.reading import BoardNotFound, BoardReading, NotAnImage
-from vision.regions import read_regions
+from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, NotAnImage, margin_score
+from vision.regions import cell_colour_margin, read_regions
 from vision.sample import BoardSamples, sample_board
 from vision.shades import Shades, shades_of, share_around_marks, without_stripes
 from vision.states import read_states
 
-# How much each kind of doubt costs; one doubt of any kind drops a reading below CONFIDENT.
-DOUBT_COST = 0.15
+# Red conflict stripes hide part of the cells they cover: such a reading is never clicked on.
+STRIPED_SCORE = 0.75
+# Grid fit margins: the share of cells seen as clean blobs, and the largest distance of a cell
+# line's centre from an evenly spaced lattice, in pitches.
+FOUND_ZERO, FOUND_SURE, FOUND_FULL = 0.5, 0.6, 0.8
+RESIDUAL_ZERO, RESIDUAL_SURE, RESIDUAL_FULL = 0.2, 0.08, 0.03
 # Share of a cell's pixels (around its middle) on red stripes: the cell is in conflict. Stripes
 # give 0.12-0.2 (less at high device scales, as only their edges border the cell colour).
 STRIPED_SHARE = 0.08
@@ -89,13 +123,16 @@ def read_board(image: np.ndarray) -> BoardReading:
         shades = without_stripes(shades, [_cell_rect(lattice, cell, rgb.shape) for cell in striped])
         samples = sample_board(shades.rgb, shades, lattice)
     regions = read_regions(samples, lattice.n)
-    states = read_states(shades.rgb, lattice, samples.rgb, striped)
-    reasons = list(regions.doubts) + list(states.doubts) + _lattice_doubts(lattice)
+    states = read_states(shades.rgb, lattice, samples.rgb, striped, regions.regions)
+    locked = np.array([[state is CellState.LOCKED for state in row] for row in states.states])
+    margins = [*regions.margins, cell_colour_margin(regions, locked), *states.margins, *grid_margins(lattice)]
     if striped:
-        reasons.append(
+        margins.append(Margin(
+            "stripes", STRIPED_SCORE,
             f"red conflict stripes on {len(striped)} cell(s) (queens break a rule); "
-            "marks there may be misread"
-        )
+            "marks there may be misread",
+        ))
+    confidence, reasons = weigh(margins)
     return BoardReading(
         n=lattice.n,
         regions=regions.regions,
@@ -105,8 +142,8 @@ def read_board(image: np.ndarray) -> BoardReading:
         ),
         box=lattice.box(rgb.shape),
         region_colours=regions.colours,
-        confidence=max(0.0, 1.0 - DOUBT_COST * len(reasons)),
-        reasons=tuple(reasons),
+        confidence=confidence,
+        reasons=reasons,
         solved_look=states.solved_look,
     )
 
@@ -152,10 +189,32 @@ def _cell_rect(lattice: Lattice, cell: tuple[int, int], shape: tuple[int, ...]) 
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
-def _lattice_doubts(lattice: Lattice) -> list[str]:
-    if lattice.found < 0.6:
-        return [f"only {lattice.found:.0%} of the cells were seen clearly"]
-    return []
+def grid_margins(lattice: Lattice) -> list[Margin]:
+    """How well the lattice fits: the share of cells seen as clean blobs, and how far the cell
+    centres stray from evenly spaced lines."""
+    at = np.arange(lattice.n)
+    residual = 0.0
+    for centres in (lattice.xs, lattice.ys):
+        slope, offset = np.polyfit(at, centres, 1)
+        residual = max(residual, float(np.abs(centres - (slope * at + offset)).max()))
+    residual /= max(lattice.pitch, 1.0)
+    return [
+        Margin("grid", float(margin_score(lattice.found, FOUND_ZERO, FOUND_SURE, FOUND_FULL)),
+               f"only {lattice.found:.0%} of the cells were seen clearly"),
+        Margin("grid", float(margin_score(residual, RESIDUAL_ZERO, RESIDUAL_SURE, RESIDUAL_FULL)),
+               f"the cells stray up to {residual:.0%} of a cell from an even grid"),
+    ]
+
+
+def weigh(margins: list[Margin]) -> tuple[float, tuple[str, ...]]:
+    """The confidence (the weakest witness's score) and the reasons: every margin below CONFIDENT,
+    weakest first, or else which witness holds the confidence below 1."""
+    ordered = sorted(margins, key=lambda margin: margin.score)
+    confidence = round(ordered[0].score, 3) if ordered else 1.0
+    reasons = [margin.reason for margin in ordered if margin.score < CONFIDENT]
+    if not reasons and confidence < 1.0:
+        reasons = [f"weakest witness: {ordered[0].witness} at {confidence:.2f}"]
+    return confidence, tuple(reasons)
 
 
 def read_image(path: str | Path) -> BoardReading:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
+
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle
 
@@ -17,8 +19,44 @@ class BoardNotFound(QueensError):
     """No single, whole, readable board in the image; the message says what was not found."""
 
 
+class BoardCutOff(BoardNotFound):
+    """A board runs past the edge of the image (or of the grabbed window or screen): reading what
+    is visible would give a smaller, wrong board.
+
+    `edges` names the image edges that cut it ("top", "bottom", "left", "right"); `missing_px`
+    says for each about how many pixels of board lie beyond it (0 when unknown), so the caller can
+    say how far to scroll or how much to enlarge the window.
+    """
+
+    def __init__(
+        self, message: str, edges: tuple[str, ...] = (), missing_px: dict[str, int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.edges = edges
+        self.missing_px = dict(missing_px or {})
+
+
 class NotAnImage(QueensError):
     """A path that is missing or is not a picture Pillow can open."""
+
+
+@dataclass(frozen=True)
+class Margin:
+    """One witness's weakest measured margin, as a score 0..1 (CONFIDENT exactly at the margin
+    calibration showed to be safe) and a sentence saying what it is and where."""
+
+    witness: str
+    score: float
+    reason: str
+
+
+def margin_score(value: float | np.ndarray, zero: float, sure: float, full: float) -> float | np.ndarray:
+    """A measured margin (or an array of them) as a score: 0 at `zero` (where the decision
+    flips), CONFIDENT at `sure`, 1 at `full`, linear between and clipped; the thresholds may run
+    either way."""
+    if full < zero:
+        value, zero, sure, full = -np.asarray(value), -zero, -sure, -full
+    return np.interp(value, (zero, sure, full), (0.0, CONFIDENT, 1.0))
 
 
 class CellState(Enum):

@@ -234,3 +234,110 @@ def _button(out: np.ndarray, at: tuple[int, int], label: str, colour: tuple[int,
     x, y = at
     cv2.rectangle(out, (x, y - 24), (x + 96, y + 4), colour, 2, cv2.LINE_AA)
     cv2.putText(out, label, (x + 22, y - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+
+
+# --- variants and overlays for the vision calibration (scripts/calibrate_vision.py) ---------------
+
+
+def render_board_lines(
+    puzzle_regions: Sequence[Sequence[object]], states: Sequence[str] = (), cell: int = 48,
+    thin: int = 1, thick: int = 3, **options: object,
+) -> np.ndarray:
+    """`render_board` with the given widths of thin cell lines and thick region (and outer)
+    borders: pages draw region borders 1 to 9 px wide, and at small zoom one may be no thicker
+    than a cell line. The one drawing routine is reused by swapping its line widths for the call."""
+    module = globals()
+    widths = module["line_widths"]
+    module["line_widths"] = lambda size: (thin, thick)
+    try:
+        return render_board(puzzle_regions, states, cell, **options)  # type: ignore[arg-type]
+    finally:
+        module["line_widths"] = widths
+
+
+def draw_tooltip(
+    image: np.ndarray, box: tuple[int, int, int, int], colour: tuple[int, int, int] = (40, 40, 40)
+) -> None:
+    """A tooltip over (x, y, w, h): a filled box with a soft shadow and two lines of text in the
+    opposite shade, as browsers and pages show on hover."""
+    x, y, w, h = box
+    shadow = image[y + 2 : y + h + 3, x + 2 : x + w + 3]
+    shadow[:] = (shadow * 0.7).astype(np.uint8)
+    cv2.rectangle(image, (x, y), (x + w - 1, y + h - 1), colour, -1, cv2.LINE_AA)
+    text = (255, 255, 255) if sum(colour) < 384 else (30, 30, 30)
+    scale = max(0.3, h / 60)
+    for line, word in enumerate(("Undo move", "Ctrl+Z")):
+        at = (x + max(2, w // 12), y + int(h * (0.42 + 0.4 * line)))
+        cv2.putText(image, word, at, cv2.FONT_HERSHEY_SIMPLEX, scale, text, 1, cv2.LINE_AA)
+
+
+def draw_pointer(image: np.ndarray, tip: tuple[int, int], scale: float = 1.0, black: bool = True) -> None:
+    """A mouse pointer (the usual arrow, 12x19 px at scale 1) with its tip at `tip`: black with a
+    white outline, or white with a black one."""
+    arrow = np.array([(0, 0), (0, 16), (4, 12), (7, 18.5), (9.5, 17.5), (6.5, 11.5), (11.5, 11.5)])
+    points = np.rint((arrow * scale + tip) * 16).astype(np.int32)
+    fill, edge = ((0, 0, 0), (255, 255, 255)) if black else ((255, 255, 255), (0, 0, 0))
+    cv2.fillPoly(image, [points], fill, cv2.LINE_AA, shift=4)
+    cv2.polylines(image, [points], True, edge, max(1, round(scale)), cv2.LINE_AA, shift=4)
+
+
+def draw_dialog(
+    image: np.ndarray, box: tuple[int, int, int, int], colour: tuple[int, int, int] = (255, 255, 255),
+    alpha: float = 0.6,
+) -> None:
+    """A semi-transparent dialog over (x, y, w, h): the page shows through it, blended."""
+    x, y, w, h = box
+    region = image[y : y + h, x : x + w]
+    region[:] = np.rint(region * (1 - alpha) + np.array(colour) * alpha).astype(np.uint8)
+
+
+def cell_spans(n: int, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where `render_board(..., cell=cell)` (no `page`) draws each column's (and row's) cell:
+    start and end pixel (exclusive), the same along both axes."""
+    thin, thick = line_widths(cell)
+    lo = margin_of(cell) + thick + np.arange(n) * (cell + thin)
+    return lo.astype(float), (lo + cell).astype(float)
+
+
+def clip_image(
+    image: np.ndarray,
+    columns: tuple[Sequence[float], Sequence[float]],
+    rows: tuple[Sequence[float], Sequence[float]],
+    sides: Collection[str],
+    cells: float,
+    keep_line: bool = False,
+) -> np.ndarray:
+    """The image with the board cut off at `sides` ("left", "right", "top", "bottom"), as when it
+    runs past a window's edge: `cells` = k + f hides k whole cells and a fraction f of the next
+    (k = 0, f = 0 hides only the outer frame); with `keep_line` the grid line after the k-th hidden
+    cell stays visible. `columns` and `rows` are the (start, end) pixel spans of the cells."""
+    k, f = int(cells), cells - int(cells)
+    h, w = image.shape[:2]
+    bounds = {"left": 0, "top": 0, "right": w, "bottom": h}
+    for side in sides:
+        lo, hi = columns if side in ("left", "right") else rows
+        line = keep_line and f == 0 and k > 0
+        if side in ("left", "top"):
+            at = hi[k - 1] if line else lo[k] + f * (hi[k] - lo[k])
+        else:
+            j = len(lo) - 1 - k
+            at = lo[j + 1] if line else hi[j] - f * (hi[j] - lo[j])
+        bounds[side] = int(round(at))
+    return np.ascontiguousarray(image[bounds["top"] : bounds["bottom"], bounds["left"] : bounds["right"]])
+
+
+def draw_round_buttons(
+    image: np.ndarray, centre_y: int, xs: Sequence[int], diameter: int, dark: bool = False
+) -> None:
+    """Round controls (zoom, reset, palette) as LinkedIn puts them near the board: light discs
+    with a darker rim and a small icon inside, centred at (x, centre_y) for x in `xs`."""
+    fill = (60, 63, 68) if dark else (250, 250, 250)
+    rim = (120, 120, 120) if dark else (190, 190, 190)
+    icon = (220, 220, 220) if dark else (70, 70, 70)
+    radius = diameter // 2
+    for x in xs:
+        cv2.circle(image, (x, centre_y), radius, fill, -1, cv2.LINE_AA)
+        cv2.circle(image, (x, centre_y), radius, rim, max(1, diameter // 24), cv2.LINE_AA)
+        arm = max(2, diameter // 6)
+        cv2.line(image, (x - arm, centre_y), (x + arm, centre_y), icon, max(1, diameter // 18), cv2.LINE_AA)
+        cv2.line(image, (x, centre_y - arm), (x, centre_y + arm), icon, max(1, diameter // 18), cv2.LINE_AA)

@@ -2,7 +2,10 @@
 board solved) or a locked pre-placed queen (a near-black disc with a light crown inside).
 
 Every cell is resampled to a small fixed square (area averaging, so thin strokes fade instead of
-vanishing) and its centre compared with the cell's own background colour.
+vanishing) and its centre compared with the cell's own background colour. Then each mark must
+have its shape (a crown matches crown.svg's crown, an X an X), and nothing may reach a cell's
+rim, where no mark does: anything else over the board (a tooltip, a pointer, a dialog) makes the
+reading unsure, naming the cells, instead of becoming a queen.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import numpy as np
 
 from solver.puzzle import cell_name
 from vision.locate import Lattice
-from vision.reading import CellState
+from vision.reading import CONFIDENT, CellState, Margin, margin_score
 from vision.shades import STRIPE_REDNESS
+from vision.stats import percentile
 
 SIDE = 20  # resampled cell size in pixels
 CORE = slice(4, 16)  # the central 60% of a cell: crowns (55%) and the locked disc (70%) fill it
@@ -35,6 +39,24 @@ GOLD_QUEEN = 0.04  # share of a crown's core in crown gold: the page shows the b
 # a crown at most 0.4 of it.
 LOCKED_RING = 0.65
 INK_DOUBT = 0.3  # ink within this share of X_INK is unsure
+RING_DOUBT = 0.12
+# Ink on the rim (86% of the cell, outside every mark): a tooltip, pointer or dialog edge.
+RIM_AT = 0.43  # of the light span from the centre
+RIM_INK = 50.0  # RGB distance from the background that counts as ink (JPEG noise stays under)
+RIM_FULL, RIM_SURE, RIM_ZERO = 0.0, 0.12, 0.25
+# Shape matches (correlation with a template after both are cut to their boxes, see `likeness`).
+# Crowns: real black and gold ones score >= 0.82, rendered ones >= 0.78 (but for borders over a
+# fifth of the cell wide; small gold ones after JPEG 0.4-0.8); pointers, tooltips and dialogs
+# read as crowns <= 0.48. X marks: real >= 0.74, rendered >= 0.84; pointers read as X <= 0.15.
+SHAPE_SIDE, TEMPLATE = 32, 16
+X_REACH = 0.25  # of the pitch: the middle half of a cell, where X marks sit
+DISC_INSIDE = 0.29  # of the pitch from the centre: inside a locked disc (0.35), around its crown
+SHAPE_REACH = 0.42  # the shape patch's half side, in pitches: the crown (62% with its tips) fits
+CROWN_MATCH_ZERO, CROWN_MATCH_SURE, CROWN_MATCH_FULL = 0.45, 0.56, 0.66
+X_MATCH_ZERO, X_MATCH_SURE, X_MATCH_FULL = 0.3, 0.55, 0.7
+CROWN_BODY = ((2.2, 7.4), (7.3, 11.6), (12, 4.6), (16.7, 11.6), (21.8, 7.4), (20.1, 17.5), (3.9, 17.5))
+CROWN_BALLS = ((2.2, 6.6, 1.7), (12, 3.6, 1.7), (21.8, 6.6, 1.7))
+CROWN_BAR = (3.9, 18.8, 20.1, 21.2)
 
 
 def _off_diagonal() -> np.ndarray:
@@ -46,13 +68,34 @@ def _off_diagonal() -> np.ndarray:
 OFF_DIAGONAL = _off_diagonal()
 
 
+def _rim_points() -> np.ndarray:
+    """Where a cell's rim is sampled, as fractions of its light span from the centre: a square
+    ring at 86% of the cell, outside every mark (the locked disc: 70%) and inside the grid
+    lines; not at the middle of a side, which a small locked disc's blur reaches."""
+    along = np.delete(np.linspace(-RIM_AT, RIM_AT, 7), 3)
+    edge = np.full_like(along, RIM_AT)
+    return np.concatenate([
+        np.stack([along, -edge], 1), np.stack([along, edge], 1),
+        np.stack([-edge, along], 1)[1:-1], np.stack([edge, along], 1)[1:-1],
+    ])
+
+
+RIM_POINTS = _rim_points()
+# which rim points lie on the top, bottom, left and right side (corners belong to two sides)
+RIM_SIDES = (
+    RIM_POINTS[:, 1] <= -RIM_AT + 1e-9, RIM_POINTS[:, 1] >= RIM_AT - 1e-9,
+    RIM_POINTS[:, 0] <= -RIM_AT + 1e-9, RIM_POINTS[:, 0] >= RIM_AT - 1e-9,
+)
+
+
 @dataclass(frozen=True)
 class StateReading:
-    """Every cell's state, whether the crowns are gold (the page shows the board solved), doubts."""
+    """Every cell's state, whether the crowns are gold (the page shows the board solved), and the
+    margins of the state measures."""
 
     states: tuple[tuple[CellState, ...], ...]
     solved_look: bool
-    doubts: tuple[str, ...]
+    margins: tuple[Margin, ...]
 
 
 @dataclass(frozen=True)
@@ -104,20 +147,23 @@ RING_Y, RING_X = _ring_points()
 
 
 def saturation(rgb: np.ndarray) -> np.ndarray:
-    """HSV saturation, 0..1, of RGB values (any leading shape)."""
-    top = rgb.max(axis=-1)
-    return (top - rgb.min(axis=-1)) / np.maximum(top, 1.0)
+    """HSV saturation, 0..1, of RGB values (any leading shape). Channel by channel: numpy's
+    reductions over a last axis of three are several times slower."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    top = np.maximum(np.maximum(r, g), b)
+    return (top - np.minimum(np.minimum(r, g), b)) / np.maximum(top, 1.0)
 
 
-def cell_features(
+def ink_map(
     patches: np.ndarray, background: np.ndarray, striped: np.ndarray | None = None
-) -> CellFeatures:
-    """Marks measured against each cell's own background colour (so hover does not count).
-
-    Ink is any clear colour difference, plus crown gold (which may differ little from a yellow
-    cell); in `striped` cells (n, n bool) what is left of red conflict stripes is not ink."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of each patch, 0..1: how clearly it is a mark (or anything else) and not the
+    cell's background; and which pixels are crown gold. Any clear colour difference counts, plus
+    crown gold (which may differ little from a yellow cell); in `striped` cells (n, n bool) what
+    is left of red conflict stripes does not."""
     bg = background[:, :, None, None, :].astype(np.float32)
-    distance = np.linalg.norm(patches - bg, axis=-1)
+    difference = patches - bg
+    distance = np.sqrt(np.einsum("...c,...c->...", difference, difference))
     r, g, b = patches[..., 0], patches[..., 1], patches[..., 2]
     # crown gold: a strong yellow-orange, more saturated than any pastel region or any blend of a
     # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
@@ -131,17 +177,182 @@ def cell_features(
         green_blue = np.maximum(g, b)
         stripe = (r - green_blue >= STRIPE_REDNESS / 2) & (r >= 0.85 * bg[..., 0]) & striped[:, :, None, None]
         differs = differs * ~stripe
-    inked = np.maximum(differs, golden)
+    return np.maximum(differs, golden), golden
+
+
+def cell_features(
+    patches: np.ndarray, background: np.ndarray, striped: np.ndarray | None = None
+) -> CellFeatures:
+    """Marks measured against each cell's own background colour (so hover does not count)."""
+    inked, golden = ink_map(patches, background, striped)
+    bg = background[:, :, None, None, :].astype(np.float32)
     ink = inked[:, :, CENTRE, CENTRE].mean(axis=(2, 3))
     off = inked[:, :, OFF_DIAGONAL].mean(axis=2)
     weights = np.array([0.299, 0.587, 0.114], np.float32)
     luma, bg_luma = patches @ weights, (bg @ weights)[..., 0]
     ring_dark = (luma[:, :, RING_Y, RING_X] < 0.5 * bg_luma).mean(axis=2)
-    return CellFeatures(ink, off, golden[:, :, CORE, CORE].mean(axis=(2, 3)), ring_dark)
+    return CellFeatures(
+        ink, off, golden[:, :, CORE, CORE].mean(axis=(2, 3)), ring_dark,
+    )
 
 
-def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """State per cell, and the cells whose measurements lie too near a threshold to be sure."""
+def _crown_template() -> tuple[np.ndarray, float]:
+    """The crown of crown.svg (the practice page's; LinkedIn's has the same three tips and base
+    bar) as a normalised shape, and its width over height."""
+    scale = 8
+    canvas = np.zeros((24 * scale, 24 * scale), np.uint8)
+    cv2.fillPoly(canvas, [np.rint(np.array(CROWN_BODY) * scale).astype(np.int32)], 255, cv2.LINE_AA)
+    for x, y, radius in CROWN_BALLS:
+        cv2.circle(canvas, (round(x * scale), round(y * scale)), round(radius * scale), 255, -1, cv2.LINE_AA)
+    x0, y0, x1, y1 = (round(v * scale) for v in CROWN_BAR)
+    cv2.rectangle(canvas, (x0, y0), (x1, y1), 255, -1)
+    template = normalised_shape(canvas / 255.0)
+    assert template is not None
+    return template
+
+
+def normalised_shape(ink: np.ndarray, level: float = 0.5) -> tuple[np.ndarray, float] | None:
+    """The inked part of a patch cut to its bounding box and resized to TEMPLATE x TEMPLATE (so
+    the match ignores size and position), and that box's width over height; None when blank."""
+    ys, xs = np.nonzero(_inside_patch(ink >= level))
+    if len(ys) < 3:
+        return None
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    crop = np.ascontiguousarray(ink[y0:y1, x0:x1], np.float32)
+    how = cv2.INTER_AREA if min(crop.shape) >= TEMPLATE else cv2.INTER_LINEAR
+    return cv2.resize(crop, (TEMPLATE, TEMPLATE), interpolation=how), (x1 - x0) / (y1 - y0)
+
+
+def _inside_patch(mask: np.ndarray) -> np.ndarray:
+    """The parts of a mask that do not touch the patch's edge: a mark lies inside its cell, while
+    a thick border reaching into the cell, or anything crossing it, runs off the patch."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return mask
+    touching = np.zeros(count, bool)  # (np.unique would import numpy.ma: 25-40 ms cold)
+    touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
+    touching[0] = False
+    return mask & ~touching[labels]
+
+
+def likeness(shape: tuple[np.ndarray, float] | None, template: tuple[np.ndarray, float]) -> float:
+    """How alike two normalised shapes are: their correlation (1 the same, 0 unrelated, a filled
+    box 0), less how far their proportions differ beyond a quarter."""
+    if shape is None:
+        return 0.0
+    a, b = shape[0].ravel() - shape[0].mean(), template[0].ravel() - template[0].mean()
+    correlation = float(a @ b / max(np.sqrt((a @ a) * (b @ b)), 1e-6))
+    return correlation - max(0.0, abs(float(np.log(shape[1] / template[1]))) - 0.25)
+
+
+CROWN = _crown_template()
+
+
+def _x_template() -> tuple[np.ndarray, float]:
+    """An X mark: two diagonal strokes a sixth of its size wide, corner to corner."""
+    size, width = 64, 64 // 6
+    canvas = np.zeros((size + 2 * width, size + 2 * width), np.uint8)  # shapes touching the edge are cut
+    low, high = width, size + width
+    cv2.line(canvas, (low, low), (high, high), 255, width, cv2.LINE_AA)
+    cv2.line(canvas, (low, high), (high, low), 255, width, cv2.LINE_AA)
+    template = normalised_shape(canvas / 255.0)
+    assert template is not None
+    return template
+
+
+X_MARK = _x_template()
+
+
+def x_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], background: np.ndarray) -> float:
+    """How much the mark in a cell looks like an X (LinkedIn's are 15% of the cell, the practice
+    page's 30%: the middle 40% of the cell is looked at, closely)."""
+    r, c = cell
+    patch = mark_patch(rgb, lattice, cell, X_REACH)
+    if patch is None:
+        return 0.0
+    inked, _ = ink_map(patch[None, None], background[r : r + 1, c : c + 1])
+    return likeness(normalised_shape(inked[0, 0], level=0.35), X_MARK)
+
+
+def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: float) -> np.ndarray | None:
+    """The square of `reach` pitches either side of a cell's centre, resampled to SHAPE_SIDE
+    pixels (float RGB); None when the image holds too little of it."""
+    r, c = cell
+    half = reach * lattice.pitch
+    cx, cy = float(lattice.xs[c]), float(lattice.ys[r])
+    h, w = rgb.shape[:2]
+    x0, x1 = max(0, int(round(cx - half))), min(w, int(round(cx + half)))
+    y0, y1 = max(0, int(round(cy - half))), min(h, int(round(cy + half)))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    crop = rgb[y0:y1, x0:x1]
+    how = cv2.INTER_AREA if min(crop.shape[:2]) >= SHAPE_SIDE else cv2.INTER_LINEAR
+    return cv2.resize(crop, (SHAPE_SIDE, SHAPE_SIDE), interpolation=how).astype(np.float32)
+
+
+def crown_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], background: np.ndarray) -> float:
+    """How much the mark in a cell looks like a crown; a locked queen's disc counts by the light
+    crown inside it."""
+    r, c = cell
+    patch = mark_patch(rgb, lattice, cell, SHAPE_REACH)
+    if patch is None:
+        return 0.0
+    inked, _ = ink_map(patch[None, None], background[r : r + 1, c : c + 1])
+    best = likeness(normalised_shape(inked[0, 0]), CROWN)
+    # a locked queen: the crown is the light inside the dark disc
+    luma = patch @ np.array([0.299, 0.587, 0.114], np.float32)
+    yy, xx = np.mgrid[0:SHAPE_SIDE, 0:SHAPE_SIDE] - (SHAPE_SIDE - 1) / 2
+    inside = np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE
+    dark = percentile(luma[inside], 10)
+    if dark < 90:
+        light = np.clip((luma - dark - 40) / 80, 0, 1) * inside
+        best = max(best, likeness(normalised_shape(light), CROWN))
+    return best
+
+
+def rim_ink(
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, regions: np.ndarray | None = None
+) -> np.ndarray:
+    """Per cell, the share of its rim points that clearly differ from its background: no mark
+    reaches there, so ink there is something covering the cell (a tooltip, a pointer, the edge
+    of a dialog). Sampled on the image at the lattice's light spans, which resampling would
+    shift by up to a pixel in twenty. Sides facing another region (`regions`, (n, n) labels) are
+    left out: pages draw thick region borders partly inside the cells."""
+    span_x = (lattice.right - lattice.left)[None, :, None]
+    span_y = (lattice.bottom - lattice.top)[:, None, None]
+    px = lattice.xs[None, :, None] + RIM_POINTS[None, None, :, 0] * span_x
+    py = lattice.ys[:, None, None] + RIM_POINTS[None, None, :, 1] * span_y
+    px, py = np.broadcast_arrays(px, py)
+    h, w = rgb.shape[:2]
+    inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
+    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
+    distance = np.linalg.norm(rgb[yi, xi].astype(np.float32) - background[:, :, None, :], axis=-1)
+    counted = inside & _sides_within_region(regions, lattice.n)
+    return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
+
+
+def _sides_within_region(regions: np.ndarray | None, n: int) -> np.ndarray:
+    """(n, n, rim points) bool: rim points on sides that face a cell of the same region, or the
+    board's edge (the outer border lies outside the cells)."""
+    keep = np.ones((n, n, len(RIM_POINTS)), bool)
+    if regions is None:
+        return keep
+    labels = np.asarray(regions)
+    differs = np.zeros((4, n, n), bool)  # facing up, down, left, right
+    differs[0, 1:] = labels[1:] != labels[:-1]
+    differs[1, :-1] = labels[:-1] != labels[1:]
+    differs[2, :, 1:] = labels[:, 1:] != labels[:, :-1]
+    differs[3, :, :-1] = labels[:, :-1] != labels[:, 1:]
+    for side, points in enumerate(RIM_SIDES):
+        keep[differs[side]] &= ~points
+    return keep
+
+
+def classify(features: CellFeatures) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """State per cell, and per cell the score (see vision.reading.margin_score) of each measure
+    the state rests on: how far the ink lies from the mark threshold, the shape from the crown /
+    X threshold and the ring from the locked-disc threshold."""
     ink, off = features.ink, features.off
     mark = ink >= X_INK
     crown = mark & (off >= CROWN_SHAPE)
@@ -149,25 +360,77 @@ def classify(features: CellFeatures) -> tuple[np.ndarray, list[tuple[int, int]]]
     states[mark] = CellState.X
     states[crown] = CellState.QUEEN
     states[crown & (features.ring >= LOCKED_RING)] = CellState.LOCKED
-    near = np.abs(ink - X_INK) < INK_DOUBT * X_INK
-    near |= mark & (np.abs(off - CROWN_SHAPE) < SHAPE_DOUBT)
-    near |= crown & (np.abs(features.ring - LOCKED_RING) < 0.12)
-    return states, [(int(r), int(c)) for r, c in np.argwhere(near)]
+    scores = {
+        "ink": _distance_score(ink, X_INK, INK_DOUBT * X_INK),
+        "shape": np.where(mark, _distance_score(off, CROWN_SHAPE, SHAPE_DOUBT), 1.0),
+        "disc": np.where(crown, _distance_score(features.ring, LOCKED_RING, RING_DOUBT), 1.0),
+    }
+    return states, scores
+
+
+def shape_scores(
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, states: np.ndarray, striped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, how surely its crown is a crown and its X an X (1 where there is none, and in
+    striped cells, whose doubt is already said): dark blobs of other shapes are no queens."""
+    crowns, crosses = np.ones(states.shape), np.ones(states.shape)
+    for r, c in np.argwhere((states != CellState.EMPTY) & ~striped):
+        cell = (int(r), int(c))
+        if states[cell] is CellState.X:
+            match = x_likeness(rgb, lattice, cell, background)
+            crosses[cell] = margin_score(match, X_MATCH_ZERO, X_MATCH_SURE, X_MATCH_FULL)
+        else:
+            match = crown_likeness(rgb, lattice, cell, background)
+            crowns[cell] = margin_score(match, CROWN_MATCH_ZERO, CROWN_MATCH_SURE, CROWN_MATCH_FULL)
+    return crowns, crosses
+
+
+def _distance_score(values: np.ndarray, threshold: float, doubt: float) -> np.ndarray:
+    """A measure's score by its distance from the threshold it is judged by: CONFIDENT at the
+    edge of the doubt band, 1 at twice that."""
+    return margin_score(np.abs(values - threshold) / doubt, 0.0, 1.0, 2.0)
 
 
 def read_states(
-    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, striped: list[tuple[int, int]] = ()
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, striped: list[tuple[int, int]] = (),
+    regions: tuple[tuple[int, ...], ...] | None = None,
 ) -> StateReading:
-    """States of all cells, whether the crowns are gold, and doubts; `striped` cells show red
-    conflict stripes (what remains of them is not read as a mark)."""
+    """States of all cells, whether the crowns are gold, and the margins they rest on; `striped`
+    cells show red conflict stripes (what remains of them is not read as a mark); `regions`
+    (labels per cell) say where thick borders may reach into cells."""
     mask = np.zeros(background.shape[:2], bool)
     for r, c in striped:
         mask[r, c] = True
     features = cell_features(resample_cells(rgb, lattice), background, mask)
-    states, unsure = classify(features)
+    states, scores = classify(features)
+    rim = rim_ink(rgb, lattice, background, regions)
+    rim = np.where(states == CellState.LOCKED, rim / 2, rim)  # a small disc's blur may reach it
+    scores["rim"] = margin_score(rim, RIM_ZERO, RIM_SURE, RIM_FULL)
     crowns = states == CellState.QUEEN
     solved_look = bool(crowns.any() and (features.gold[crowns] >= GOLD_QUEEN).mean() > 0.5)
-    doubts = []
-    if unsure:
-        doubts.append("marks hard to read at " + ", ".join(cell_name(c) for c in unsure[:6]))
-    return StateReading(tuple(tuple(row) for row in states.tolist()), solved_look, tuple(doubts))
+    scores["crown"], scores["cross"] = shape_scores(rgb, lattice, background, states, mask)
+    scores["rim"] = np.where(mask, 1.0, scores["rim"])  # stripes reach the edge (and are doubted)
+    margins = tuple(_state_margin(what, score) for what, score in scores.items())
+    return StateReading(tuple(tuple(row) for row in states.tolist()), solved_look, margins)
+
+
+STATE_DOUBTS = {
+    "ink": "marks hard to read (faint or noisy ink) at {cells}",
+    "shape": "marks hard to tell apart (X or crown) at {cells}",
+    "disc": "crowns hard to tell apart (player's or locked) at {cells}",
+    "cross": "marks at {cells} are neither an X nor a crown",
+    "rim": "something covers cells {cells} (ink reaches their edges)",
+    "crown": "dark shapes at {cells} are not crowns",
+}
+
+
+def _state_margin(what: str, score: np.ndarray) -> Margin:
+    """One state measure's weakest cells as a Margin naming them."""
+    weak = [(int(r), int(c)) for r, c in np.argwhere(score < CONFIDENT)]
+    if not weak:
+        r, c = np.unravel_index(int(np.argmin(score)), score.shape)
+        weak = [(int(r), int(c))]
+    names = ", ".join(cell_name(cell) for cell in weak[:6])
+    if len(weak) > 6:
+        names += f" (+{len(weak) - 6} more)"
+    return Margin(what, float(score.min()), STATE_DOUBTS[what].format(cells=names))

@@ -1,0 +1,148 @@
+"""Sweep of boards cut off by the image edge: every edge and corner, by 0..n-1 whole cells and by
+fractions of a cell (and exactly at the grid lines), on the shared screenshots and on renders.
+Counts per source how many readings are exact, refused, wrong but unsure, and wrong but confident
+(the actuator would click on those: must be none).
+
+    .venv/bin/python scripts/sweep_clips.py [--renders-only | --screens-only] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import vision.render  # noqa: E402
+from solver.puzzle import Puzzle  # noqa: E402
+from solver.regions import random_regions  # noqa: E402
+from vision import BoardNotFound, load_image, read_board  # noqa: E402
+from vision.locate import locate  # noqa: E402
+from vision.read import as_rgb  # noqa: E402
+from vision.render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
+from vision.shades import shades_of  # noqa: E402
+
+SCREENS = ROOT.parent / "shared" / "data" / "screens"
+PLACES = (("left",), ("right",), ("top",), ("bottom",),
+          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
+FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
+
+
+def cuts(n: int, quick: bool) -> Iterator[tuple[float, bool]]:
+    """(cells, keep_line) for every clip amount: whole cells, fractions, and at the grid lines."""
+    wholes = range(n) if not quick else sorted({0, 1, n // 2, n - 1})
+    for k in wholes:
+        for f in FRACTIONS:
+            yield k + f, False
+        if k:
+            yield float(k), True
+
+
+def verdict(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
+    try:
+        reading = read_board(image)
+    except BoardNotFound:
+        return "refused"
+    exact = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
+    exact = exact and (states is None or reading.state_rows() == states)
+    if exact:
+        return "exact"
+    return "wrong-confident" if reading.is_certain else "wrong-unsure"
+
+
+def sweep_board(image: np.ndarray, columns: tuple, rows: tuple, n: int, partition: object,
+                states: list[str] | None, quick: bool, label: str, counts: Counter) -> None:
+    for places in PLACES:
+        for cells, keep_line in cuts(n, quick):
+            clipped = clip_image(image, columns, rows, places, cells, keep_line)
+            if min(clipped.shape[:2]) < 20:
+                continue
+            result = verdict(clipped, n, partition, states)
+            counts[result] += 1
+            if result == "wrong-confident":
+                print(f"  WRONG+CONFIDENT {label} {'+'.join(places)} cells={cells} line={keep_line}")
+
+
+def sweep_screens(quick: bool) -> Counter:
+    counts: Counter = Counter()
+    labels = json.loads((SCREENS / "labels.json").read_text())
+    for name, label in sorted(labels.items()):
+        rgb = as_rgb(load_image(SCREENS / name))
+        partition = Puzzle.from_rows(label["regions"]).regions
+        try:
+            lattice = locate(shades_of(rgb))
+        except BoardNotFound:
+            lattice = None
+        if lattice is None:  # refused whole (a crop that cuts the board): cut along a fitted grid
+            from vision.locate import find_blobs, fit_lattice, light_mask, main_board
+            mask = light_mask(shades_of(rgb))
+            blobs = find_blobs(mask)
+            lattice = fit_lattice(blobs, main_board(blobs), mask)
+        counts["boards"] += 1
+        sweep_board(rgb, (lattice.left, lattice.right), (lattice.top, lattice.bottom), label["n"],
+                    partition, None, quick, name, counts)
+    return counts
+
+
+def sweep_renders(quick: bool, thin_borders: bool = False, at_frame: bool = False) -> Counter:
+    """Renders of sizes 7..14 at zoom 50..200%; `thin_borders`: region borders as thin as cell
+    lines; `at_frame`: cropped tightly at the outer frame first (no page around the board)."""
+    counts: Counter = Counter()
+    widths = vision.render.line_widths
+    if thin_borders:  # region borders as thin as cell lines
+        vision.render.line_widths = lambda cell: (1, 1)
+    try:
+        for n in range(7, 15):
+            for cell in (24, 36, 48, 72, 96):
+                rng = random.Random(n * 1000 + cell)
+                regions = random_regions(n, rng)
+                states = ["".join(rng.choice(".....xQ") for _ in range(n)) for _ in range(n)]
+                image = render_board(regions, states, cell=cell, dark=rng.random() < 0.3)
+                lo, hi = cell_spans(n, cell)
+                if at_frame:
+                    m = margin_of(cell)
+                    image, lo, hi = np.ascontiguousarray(image[m:-m, m:-m]), lo - m, hi - m
+                spans = (lo, hi)
+                counts["boards"] += 1
+                label = f"render n={n} cell={cell} thin={thin_borders} at_frame={at_frame}"
+                sweep_board(image, spans, spans, n, Puzzle.from_region_grid(regions).regions, states,
+                            quick, label, counts)
+    finally:
+        vision.render.line_widths = widths
+    return counts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--renders-only", action="store_true")
+    parser.add_argument("--screens-only", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="whole cells 0, 1, n/2, n-1 only")
+    args = parser.parse_args()
+    sources = []
+    if not args.renders_only and (SCREENS / "labels.json").exists():
+        sources.append(("shared screenshots", lambda: sweep_screens(args.quick)))
+    if not args.screens_only:
+        sources.append(("renders 7..14 x zoom 50..200%", lambda: sweep_renders(args.quick)))
+        sources.append(("renders, thin region borders", lambda: sweep_renders(args.quick, True)))
+        sources.append(("renders cropped at the frame", lambda: sweep_renders(args.quick, at_frame=True)))
+    for what, run in sources:
+        start = time.perf_counter()
+        counts = run()
+        reads = sum(counts[k] for k in ("exact", "refused", "wrong-unsure", "wrong-confident"))
+        print(f"{what}: {counts['boards']} boards, {reads} clipped reads: {counts['exact']} exact, "
+              f"{counts['refused']} refused, {counts['wrong-unsure']} wrong but unsure, "
+              f"{counts['wrong-confident']} wrong but confident ({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""A board the image edge cuts is refused, never read as a smaller whole board; round buttons
+beside a board are no cells; two boards in one image are refused, except LinkedIn's small
+example boards below the main one. (The full clip sweep: scripts/sweep_clips.py.)"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from conftest import SHARED_DATA, shared_path
+
+import vision.render
+from solver.puzzle import Puzzle
+from solver.regions import random_regions
+from vision import BoardCutOff, BoardNotFound, load_image, read_board
+from vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
+from vision.render import (
+    cell_centres,
+    cell_spans,
+    clip_image,
+    draw_round_buttons,
+    line_widths,
+    margin_of,
+    render_board,
+)
+from vision.shades import shades_of
+
+PLACES = (("left",), ("right",), ("top",), ("bottom",),
+          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
+FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
+
+
+def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndarray, list, list[str]]:
+    rng = random.Random(seed * 100 + n)
+    regions = random_regions(n, rng)
+    states = ["".join(rng.choice(".....xQ") for _ in range(n)) for _ in range(n)]
+    return render_board(regions, states, cell=cell, dark=dark), regions, states
+
+
+def same_partition(read: object, regions: object) -> bool:
+    return Puzzle.from_region_grid(read).regions == Puzzle.from_region_grid(regions).regions
+
+
+def fitted_lattice(image: np.ndarray) -> Lattice:
+    """The lattice the cells lie on, without the whole-board checks."""
+    mask = light_mask(shades_of(image))
+    blobs = find_blobs(mask)
+    return fit_lattice(blobs, main_board(blobs), mask)
+
+
+def refused_or_exact(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
+    """"refused", "exact", or what was read instead (the failure)."""
+    try:
+        reading = read_board(image)
+    except BoardNotFound:
+        return "refused"
+    same = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
+    if same and (states is None or reading.state_rows() == states):
+        return "exact"
+    return f"read {reading.n}x{reading.n} (confidence {reading.confidence:.2f})"
+
+
+def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[str, ...], float, bool]]:
+    """`count` clips: place, cells hidden (whole and fractions), and whether the grid line stays."""
+    clips = [(places, k + f, False) for places in PLACES for k in range(n) for f in FRACTIONS]
+    clips += [(places, float(k), True) for places in PLACES for k in range(1, n)]
+    return rng.sample(clips, count)
+
+
+# --- cut off by the image edge ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("thin_borders", (False, True), ids=("thick-borders", "thin-borders"))
+@pytest.mark.parametrize("n", range(7, 15))
+def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatch):
+    if thin_borders:  # region borders as thin as the cell lines
+        monkeypatch.setattr(vision.render, "line_widths", lambda cell: (1, 1))
+    rng = random.Random(n)
+    failures = []
+    for cell in (24, 48, 96) if n % 2 else (36, 72):
+        image, regions, states = board(n, cell, seed=cell, dark=cell == 72)
+        partition = Puzzle.from_region_grid(regions).regions
+        spans = cell_spans(n, cell)
+        for places, cells, keep_line in sampled_clips(n, rng, 8):
+            clipped = clip_image(image, spans, spans, places, cells, keep_line)
+            verdict = refused_or_exact(clipped, n, partition, states)
+            if verdict not in ("refused", "exact"):
+                failures.append(f"cell={cell} {'+'.join(places)} by {cells}, line {keep_line}: {verdict}")
+    assert not failures, failures
+
+
+def _readable_screens() -> list[str]:
+    labels = SHARED_DATA / "screens" / "labels.json"
+    if not labels.exists():
+        return ["(shared data absent)"]
+    return sorted(json.loads(labels.read_text()))
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", _readable_screens())
+def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
+    label = json.loads(shared_path("screens", "labels.json").read_text())[name]
+    image = load_image(shared_path("screens", name))
+    partition = Puzzle.from_rows(label["regions"]).regions
+    n, (h, w) = label["n"], image.shape[:2]
+    lattice = fitted_lattice(image)  # where the cells are (whether or not the whole is refused)
+    assert lattice.n == n
+    columns, rows = (lattice.left, lattice.right), (lattice.top, lattice.bottom)
+    rng = random.Random(name)
+    failures = []
+    for places, cells, keep_line in sampled_clips(n, rng, 12):
+        clipped = clip_image(image, columns, rows, places, cells, keep_line)
+        if min(clipped.shape[:2]) < 20:
+            continue
+        verdict = refused_or_exact(clipped, n, partition, None)
+        if verdict not in ("refused", "exact"):
+            failures.append(f"{'+'.join(places)} by {cells} cells, line {keep_line}, of {w}x{h}: {verdict}")
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("visible", (0.0, 0.1, 0.3, 0.5, 0.9))
+def test_a_nine_by_nine_missing_its_last_row_and_column_is_no_eight_by_eight(visible):
+    """The case found on real pages: 0..40 px of the last row and column left, read as 8x8."""
+    image, _, _ = board(9, 48, seed=3)
+    spans = cell_spans(9, 48)
+    clipped = clip_image(image, spans, spans, ("right", "bottom"), 1 - visible)
+    with pytest.raises(BoardCutOff) as refusal:
+        read_board(clipped)
+    assert set(refusal.value.edges) == {"right", "bottom"}
+    # beyond the edge: the cut part of a cell, or (cut at a line) at least that line
+    least = (1 - visible) * 48 - 4 if visible else 1
+    assert all(refusal.value.missing_px[side] >= least for side in ("right", "bottom"))
+    assert "bottom" in str(refusal.value) and "cut off" in str(refusal.value)
+
+
+def test_the_refusal_says_which_edge_and_how_far_to_scroll():
+    image, _, _ = board(10, 40, seed=4)
+    spans = cell_spans(10, 40)
+    with pytest.raises(BoardCutOff) as refusal:
+        read_board(clip_image(image, spans, spans, ("bottom",), 2.5))
+    assert refusal.value.edges == ("bottom",) and refusal.value.missing_px["bottom"] >= 15
+    assert "scroll down" in str(refusal.value)
+
+
+def test_a_crop_at_the_outer_frame_all_round_is_a_whole_board():
+    image, regions, states = board(9, 48, seed=5)
+    m = margin_of(48)
+    assert refused_or_exact(image[m:-m, m:-m], 9, Puzzle.from_region_grid(regions).regions, states) == "exact"
+
+
+@pytest.mark.parametrize("sides", (("right",), ("left", "top"), ("right", "bottom")))
+def test_the_frame_at_the_image_edge_on_some_sides_only_may_be_a_cut_board(sides):
+    """Cut exactly along a region border, a board that runs on looks like one closed by its frame:
+    a frame at the edge is trusted only when the whole board is cropped that tightly."""
+    image, _, _ = board(9, 48, seed=6)
+    m = margin_of(48)
+    h, w = image.shape[:2]
+    x0, y0 = (m if "left" in sides else 0), (m if "top" in sides else 0)
+    x1, y1 = (w - m if "right" in sides else w), (h - m if "bottom" in sides else h)
+    with pytest.raises(BoardCutOff) as refusal:
+        read_board(np.ascontiguousarray(image[y0:y1, x0:x1]))
+    assert set(refusal.value.edges) == set(sides)
+
+
+@pytest.mark.parametrize("cell", (24, 48, 80))
+def test_a_crop_that_shaves_the_frame_or_the_outer_cells_is_cut_off(cell):
+    image, _, _ = board(9, cell, seed=cell)
+    _, thick = line_widths(cell)
+    for shave in (thick, thick + cell // 8):
+        cut = margin_of(cell) + shave
+        with pytest.raises(BoardCutOff):
+            read_board(np.ascontiguousarray(image[cut:-cut, cut:-cut]))
+
+
+# --- round buttons ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", (12, 13, 14))
+@pytest.mark.parametrize("cell", (28, 36, 48))
+def test_round_buttons_under_and_beside_the_board_are_no_cells(n, cell):
+    """The worst case: buttons as big as a cell, in line with the columns (rows) a pitch away."""
+    image, regions, states = board(n, cell, seed=n, dark=cell == 36)
+    side, centres = image.shape[0], [round(c) for c, _ in cell_centres(n, cell)[0]]
+    page = np.full((side + 2 * cell, side + 2 * cell, 3), image[0, 0], np.uint8)
+    page[:side, :side] = image
+    below = centres[-1] + cell + line_widths(cell)[1] + 2
+    draw_round_buttons(page, below, centres[n // 2 - 2 : n // 2 + 3], cell, dark=cell == 36)
+    for y in centres[2:5]:
+        draw_round_buttons(page, y, [below], cell, dark=cell == 36)
+    reading = read_board(page)
+    assert reading.n == n and same_partition(reading.regions, regions)
+    assert reading.state_rows() == states
+
+
+# --- two boards ---------------------------------------------------------------------------------
+
+
+def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    h = max(left.shape[0], right.shape[0])
+    out = np.full((h, left.shape[1] + right.shape[1] + 40, 3), left[0, 0], np.uint8)
+    out[: left.shape[0], : left.shape[1]] = left
+    out[: right.shape[0], left.shape[1] + 40 :] = right
+    return out
+
+
+@pytest.mark.parametrize(("first", "second"), (((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))),
+                         ids=("different-sizes", "same-board-size", "same-pitch"))
+def test_two_boards_side_by_side_are_refused(first, second):
+    left, _, _ = board(*first, seed=1)
+    right, _, _ = board(*second, seed=2)
+    with pytest.raises(BoardNotFound, match="two boards"):
+        read_board(_side_by_side(left, right))
+
+
+@pytest.mark.parametrize("cell", (36, 48))
+def test_the_main_board_above_small_example_boards_is_read(cell):
+    rng = random.Random(cell)
+    regions = random_regions(9, rng)
+    page = render_board(regions, cell=cell, page=True, canvas=(1280, 1000))
+    reading = read_board(page)
+    assert reading.n == 9 and same_partition(reading.regions, regions)
+
+
+@pytest.mark.parametrize("visible", (0.1, 0.3, 0.6))
+def test_a_board_cut_by_the_top_of_a_browser_viewport_is_cut_off(visible):
+    """In a window grab the page's top edge is no image edge: the browser's toolbar lies above
+    it. A row the viewport cuts shows as a sliver of cells ending at the toolbar."""
+    image, _, _ = board(9, 56, seed=7)
+    spans = cell_spans(9, 56)
+    page = clip_image(image, spans, spans, ("top",), 2 - visible)
+    toolbar = np.full((60, page.shape[1], 3), (222, 226, 230), np.uint8)
+    toolbar[-1] = (200, 200, 200)  # the line under the toolbar
+    with pytest.raises(BoardCutOff) as refusal:
+        read_board(np.concatenate([toolbar, page]))
+    assert refusal.value.edges == ("top",)
+    assert refusal.value.missing_px["top"] >= (1 - visible) * 56 - 4

@@ -1,0 +1,112 @@
+"""Reading a known board again, cell by cell, where it was: which cells still show, and what.
+
+After clicking, the page may cover the board (a win dialog, a tooltip) or replace it (a results
+card). A full reading then finds no board, or an uncertain one, and cannot say whether the cells
+it can still see are right. Here the board's geometry and region colours come from the reading
+made before the clicks (the window has not moved: the pipeline checks it), so each cell is
+judged on its own: it is *visible* when its background still has its region's colour at every
+sample point, and then its mark is read; otherwise it is *covered*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.puzzle import Cell
+from vision.locate import Lattice
+from vision.reading import BoardReading, CellState
+from vision.sample import to_lab
+from vision.states import read_states
+
+# A cell whose background is farther than this (CIE delta E 1976) from its region's colour at any
+# sample point does not show its region: something covers it. Tight, because a screen grab is
+# exact (no JPEG) and the pointer is moved off the board before reading: a white dialog over
+# LinkedIn's light grey region is only 11 away. (Hover would darken a cell by 5-8.)
+COVERED_DELTA_E = 7.0
+LIGHT_SPAN = 0.85  # the light part of a cell, as a share of the pitch (lines take the rest)
+# Where the background is sampled, as fractions of the light span from the centre: around the
+# corners, clear of crowns and X marks (the same places the full reading samples).
+BACKGROUND_POINTS = np.array([
+    (sx * a, sy * b)
+    for sx in (-1, 1)
+    for sy in (-1, 1)
+    for a, b in ((0.33, 0.33), (0.38, 0.22), (0.22, 0.38))
+])
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """Each cell's state where it shows, None where something covers it; `hidden` marks the
+    cells covered at every sample point (the others are partly covered)."""
+
+    states: tuple[tuple[CellState | None, ...], ...]
+    hidden: frozenset[Cell] = frozenset()
+
+    @property
+    def covered(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r, row in enumerate(self.states) for c, s in enumerate(row) if s is None)
+
+    def looks_overlaid(self) -> bool:
+        """Whether what covers the board looks like something laid over it (a dialog, a card):
+        some cells wholly hidden, and every partly covered cell next to one (the cover's edge).
+        Red conflict stripes, which a wrong queen brings, cover cells only in part."""
+        if not self.hidden:
+            return False
+        return all(
+            any((r + dr, c + dc) in self.hidden for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+            for r, c in self.covered
+        )
+
+    @property
+    def visible(self) -> int:
+        return sum(s is not None for row in self.states for s in row)
+
+    def queens(self) -> set[Cell]:
+        """Visible cells holding a queen (player's, gold or locked)."""
+        return {
+            (r, c) for r, row in enumerate(self.states) for c, s in enumerate(row)
+            if s in (CellState.QUEEN, CellState.LOCKED)
+        }
+
+
+def lattice_at(reading: BoardReading, dx: float = 0.0, dy: float = 0.0, scale: float = 1.0) -> Lattice:
+    """The reading's cell grid in another image: pixel p there is (p_old + (dx, dy)) * scale."""
+    xs = (np.array([x for x, _ in reading.centres[0]]) + dx) * scale
+    ys = (np.array([row[0][1] for row in reading.centres]) + dy) * scale
+    pitch = float(np.median(np.diff(xs))) if len(xs) > 1 else float(reading.box[2] * scale)
+    half = LIGHT_SPAN * pitch / 2
+    return Lattice(reading.n, xs - half, xs + half, ys - half, ys + half, 1.0)
+
+
+def background_points(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """The colours at each cell's background sample points, (n, n, points, 3)."""
+    span = LIGHT_SPAN * lattice.pitch
+    px = lattice.xs[None, :, None] + BACKGROUND_POINTS[None, None, :, 0] * span
+    py = lattice.ys[:, None, None] + BACKGROUND_POINTS[None, None, :, 1] * span
+    px, py = np.broadcast_arrays(px, py)
+    h, w = rgb.shape[:2]
+    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
+    return rgb[yi, xi].astype(np.float64)
+
+
+def recheck_board(rgb: np.ndarray, reading: BoardReading, lattice: Lattice) -> Recheck:
+    """Judge every cell of `reading`'s board in image `rgb`, where `lattice` puts its cells."""
+    n = reading.n
+    h, w = rgb.shape[:2]
+    columns_in = (lattice.left >= 0) & (lattice.right <= w)
+    rows_in = (lattice.top >= 0) & (lattice.bottom <= h)
+    inside = rows_in[:, None] & columns_in[None, :]
+    seen = background_points(rgb, lattice)
+    expected = np.array([[reading.region_colours[reading.regions[r][c]] for c in range(n)] for r in range(n)])
+    distance = np.linalg.norm(to_lab(seen) - to_lab(expected)[:, :, None, :], axis=3)
+    off = distance > COVERED_DELTA_E
+    shows = inside & ~off.any(axis=2)
+    hidden = ~inside | off.all(axis=2)
+    states = read_states(np.ascontiguousarray(rgb), lattice, expected.astype(np.float64)).states
+    return Recheck(
+        tuple(tuple(states[r][c] if shows[r, c] else None for c in range(n)) for r in range(n)),
+        frozenset((int(r), int(c)) for r, c in np.argwhere(hidden)),
+    )
