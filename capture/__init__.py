@@ -11,13 +11,14 @@ from capture.errors import (
     CaptureError,
     ImageReadError,
     NoDisplayError,
+    NotABrowserError,
     WaylandSessionError,
     WindowMinimisedError,
     WindowNotFoundError,
     WindowOffScreenError,
 )
-from capture.models import Frame, Monitor, Rect, WindowRecord
-from capture.windows import DEFAULT_TITLE, choose_window, rank_windows
+from capture.models import Frame, Monitor, Pointer, Rect, WindowRecord
+from capture.windows import DEFAULT_TITLE, check_browser, choose_window, rank_windows
 
 __all__ = [
     "DEFAULT_TITLE",
@@ -27,13 +28,16 @@ __all__ = [
     "Frame",
     "ImageReadError",
     "Monitor",
+    "Pointer",
     "NoDisplayError",
+    "NotABrowserError",
     "Rect",
     "WaylandSessionError",
     "WindowMinimisedError",
     "WindowNotFoundError",
     "WindowOffScreenError",
     "WindowRecord",
+    "check_browser",
     "choose_window",
     "load_image",
     "rank_windows",

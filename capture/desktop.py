@@ -8,16 +8,21 @@ of a browser window costs a few milliseconds.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 import mss
 import numpy as np
 
-from capture.errors import ImageReadError, WindowNotFoundError, WindowOffScreenError
-from capture.models import Frame, Monitor, Rect, WindowRecord
+from capture.errors import ImageReadError, WindowMinimisedError, WindowNotFoundError, WindowOffScreenError
+from capture.models import Frame, Monitor, Pointer, Rect, WindowRecord
 from capture.windows import DEFAULT_TITLE, choose_window
 from capture.x11 import WindowLister, display_name, is_wayland_session, open_display
+
+# Seconds a pointer move may wait in the X server's queue while a window manager holds the
+# pointer frozen after a press (openbox does, to focus and raise the window clicked).
+POINTER_WAIT = 0.5
 
 
 class Desktop:
@@ -32,6 +37,8 @@ class Desktop:
         self.name = display or display_name(self.env)
         self.display = open_display(self.name)
         self.lister = WindowLister(self.display)
+        self.screen_number = self.display.get_default_screen()
+        self.root = self.display.screen().root
         self._mss: mss.MSS | None = None
 
     def __enter__(self) -> Desktop:
@@ -55,22 +62,49 @@ class Desktop:
     def windows(self, title: str | None = None) -> list[WindowRecord]:
         return self.lister.windows(title)
 
-    def find_window(self, title: str | None = None) -> WindowRecord:
+    def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
         """The window to play in (see `capture.windows.choose_window`)."""
         records = self.windows(title or DEFAULT_TITLE)
         try:
             try:
-                return choose_window(records, title)
+                return choose_window(records, title, any_window)
             except WindowNotFoundError:
                 # Look at every window closely, so the error lists only those really on screen.
-                return choose_window(self.windows(), title)
+                return choose_window(self.windows(), title, any_window)
         except WindowNotFoundError as exc:
             if is_wayland_session(self.env):
                 raise WindowNotFoundError(
                     f"{exc} (this is a Wayland session: a browser running as a native Wayland "
                     "client is invisible to X11; start it with --ozone-platform=x11 or log in with X11)"
                 ) from None
+            elsewhere = self.matches_on_other_screens(title or DEFAULT_TITLE)
+            if elsewhere:
+                raise WindowNotFoundError(f"{exc}; {elsewhere}") from None
             raise
+
+    def matches_on_other_screens(self, title: str) -> str:
+        """A sentence about the other X screens of this display ('' when it has one): which of
+        them show a matching browser window. X screens are separate worlds, each read and
+        clicked through its own display name (":0.1")."""
+        others = [n for n in range(self.display.screen_count()) if n != self.screen_number]
+        if not others:
+            return ""
+        found = []
+        for number in others:
+            try:
+                choose_window(WindowLister(self.display, number).windows(title), title)
+            except (WindowNotFoundError, WindowMinimisedError):
+                continue
+            found.append(self.screen_name(number))
+        names = ", ".join(self.screen_name(n) for n in others)
+        if not found:
+            return f"this display has other X screens ({names}), and none of them shows one either"
+        return f"the display has other X screens, and {found[0]} shows one: run with --display {found[0]}"
+
+    def screen_name(self, number: int) -> str:
+        """The display name that selects X screen `number` of this display (":1" -> ":1.1")."""
+        base = self.name.rsplit(".", 1)[0] if "." in self.name.rsplit(":", 1)[-1] else self.name
+        return f"{base}.{number}"
 
     def refresh(self, window: WindowRecord) -> WindowRecord | None:
         """The window as it is now (None when it was closed)."""
@@ -94,7 +128,8 @@ class Desktop:
         return max(real, key=lambda m: (m.rect.intersection(rect).width * m.rect.intersection(rect).height))
 
     def grab(self, rect: Rect, *, source: str, window: WindowRecord | None = None) -> Frame:
-        """The pixels of `rect` (clipped to the screen) as a Frame."""
+        """The pixels of `rect` (clipped to the screen) as a Frame; `Frame.clipped` names the
+        edges of `rect` the screen cut off (anything near them may be cut too)."""
         screen = self.monitors()[0].rect
         visible = rect.intersection(screen)
         if visible.empty:
@@ -114,7 +149,53 @@ class Desktop:
             window=window,
             monitor=self.monitor_of(visible),
             bgra=bgra,
+            clipped=rect.edges_outside(screen),
         )
+
+    # --- the pointer, on this display's own X screen ------------------------------------------
+
+    def pointer(self) -> Pointer:
+        """Where the pointer is now, and whether it is on this X screen at all."""
+        reply = self.root.query_pointer()
+        return Pointer(int(reply.root_x), int(reply.root_y), bool(reply.same_screen))
+
+    def move_pointer(self, x: int, y: int, wait: float = POINTER_WAIT) -> Pointer:
+        """Move the pointer to (x, y) on THIS X screen and return where it then is.
+
+        An XTest motion event moves the pointer as a mouse would, but only on the screen it is
+        already on (pyautogui's, and here Xvfb ignores the root named in the event); a warp to
+        our root window first brings it over from another X screen. The pyautogui clicks that
+        follow at the same point then land on this screen.
+
+        A window manager that grabs button presses (openbox, to focus and raise the window
+        clicked) freezes the pointer until it has replayed the press: the move then waits in
+        the server's queue and the pointer still shows where it was. So while it has not left
+        its old place we wait, up to `wait` seconds; a pointer found anywhere else was moved by
+        someone else."""
+        from Xlib import X
+        from Xlib.ext.xtest import fake_input
+
+        before = self.pointer()
+        if not before.on_screen:
+            self.root.warp_pointer(x, y)
+        else:
+            fake_input(self.display, X.MotionNotify, x=x, y=y, root=self.root)
+        self.display.sync()
+        deadline = time.monotonic() + wait
+        while True:
+            now = self.pointer()
+            if now.at(x, y) or now != before or time.monotonic() >= deadline:
+                return now
+            time.sleep(0.002)
+
+    def window_at(self, x: float, y: float) -> WindowRecord | None:
+        """The topmost viewable window at root point (x, y), or None (bare desktop)."""
+        records = [r for r in self.lister.windows() if r.title]
+        for record in sorted(records, key=lambda r: r.stacking, reverse=True):
+            full = self.lister.refresh(record.wid)
+            if full is not None and full.viewable and not full.minimised and full.rect.contains(x, y):
+                return full
+        return None
 
     def grab_window(self, window: WindowRecord) -> Frame:
         return self.grab(window.rect, source="window", window=window)
@@ -132,6 +213,10 @@ def load_image(path: str | Path) -> Frame:
             rgb = np.asarray(image.convert("RGB"))
     except FileNotFoundError:
         raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
+    except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
+        raise ImageReadError(
+            f"{path}: image too large to open safely ({exc}); crop or scale it down"
+        ) from None
     except (UnidentifiedImageError, OSError) as exc:
         raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
     return Frame(pixels=rgb, source="image")

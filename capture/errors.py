@@ -28,6 +28,11 @@ class WindowMinimisedError(CaptureError):
     """The matching window is minimised (iconic or hidden), so its pixels are not on screen."""
 
 
+class NotABrowserError(WindowNotFoundError):
+    """The window that matched (or shows the board) is not a web browser: an image viewer, a
+    terminal. No browser window was found, and this one may not be clicked."""
+
+
 class WindowOffScreenError(CaptureError):
     """The window lies wholly outside the screen."""
 

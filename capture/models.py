@@ -25,6 +25,8 @@ TERMINAL_CLASSES = (
 )
 # How this tool's own windows (terminals running it, its message boxes) are titled.
 TOOL_NAMES = ("queens-autosolve", "queens_autosolve")
+# The four edges of a rectangle, as named in messages ("the board is cut off at the bottom").
+EDGES = ("left", "top", "right", "bottom")
 
 
 @dataclass(frozen=True)
@@ -56,8 +58,37 @@ class Rect:
     def contains(self, x: float, y: float) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
 
+    def edges_outside(self, within: Rect) -> tuple[str, ...]:
+        """The edges of this rectangle that lie outside `within` (cut off when clipped to it)."""
+        cut = (self.left < within.left, self.top < within.top,
+               self.right > within.right, self.bottom > within.bottom)
+        return tuple(edge for edge, out in zip(EDGES, cut) if out)
+
+    def grown(self, margin: int) -> Rect:
+        return Rect(self.left - margin, self.top - margin, self.width + 2 * margin, self.height + 2 * margin)
+
+    @classmethod
+    def around(cls, box: tuple[float, float, float, float]) -> Rect:
+        """The smallest whole-point rectangle holding an (x, y, w, h) box of floats."""
+        x, y, w, h = box
+        left, top = int(np.floor(x)), int(np.floor(y))
+        return cls(left, top, int(np.ceil(x + w)) - left, int(np.ceil(y + h)) - top)
+
     def as_mss(self) -> dict[str, int]:
         return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """Where the mouse pointer is: root coordinates, and whether it is on the screen asked about
+    (with several X screens it may sit on another one, where these coordinates mean nothing)."""
+
+    x: int
+    y: int
+    on_screen: bool
+
+    def at(self, x: int, y: int) -> bool:
+        return self.on_screen and (self.x, self.y) == (x, y)
 
 
 @dataclass(frozen=True)
@@ -120,6 +151,7 @@ class Frame:
     window: WindowRecord | None = None
     monitor: Monitor | None = None
     bgra: np.ndarray | None = None
+    clipped: tuple[str, ...] = ()  # edges ("left", "top", "right", "bottom") the screen cut off
 
     @property
     def width(self) -> int:

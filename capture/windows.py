@@ -1,16 +1,17 @@
 """Choosing the game's window among all top-level windows: pure logic on `WindowRecord`s.
 
-Default: a browser window whose title contains "Queens". Browsers beat other applications, a
-title that does not mention this tool beats one that does, and among equals the window on top
-wins. Terminals are never chosen (a click there could type into a shell), nor any non-browser
-window that names this tool (the terminal or message box running it).
+Default: a browser window whose title contains "Queens". Only web browsers are chosen (by
+WM_CLASS or WM_WINDOW_ROLE), since only they show the game; `any_window` lifts that for a user
+who asks on purpose (`--any-window`). Terminals are never chosen, whatever is asked (a click
+there could type into a shell), nor a non-browser window that names this tool (the terminal or
+message box running it). Among the rest the window on top wins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from capture.errors import WindowMinimisedError, WindowNotFoundError
+from capture.errors import NotABrowserError, WindowMinimisedError, WindowNotFoundError
 from capture.models import WindowRecord
 
 DEFAULT_TITLE = "Queens"
@@ -20,16 +21,20 @@ def title_matches(record: WindowRecord, title: str) -> bool:
     return title.lower() in record.title.lower()
 
 
-def eligible(record: WindowRecord) -> bool:
-    """Whether a window may ever be clicked by us, whatever its title."""
+def eligible(record: WindowRecord, any_window: bool = False) -> bool:
+    """Whether a window may be clicked by us, whatever its title."""
     if record.is_terminal:
         return False
-    return record.is_browser or not record.mentions_tool
+    if record.is_browser:
+        return True
+    return any_window and not record.mentions_tool
 
 
-def rank_windows(records: Sequence[WindowRecord], title: str = DEFAULT_TITLE) -> list[WindowRecord]:
+def rank_windows(
+    records: Sequence[WindowRecord], title: str = DEFAULT_TITLE, any_window: bool = False
+) -> list[WindowRecord]:
     """Eligible windows whose title matches, best first (minimised ones included, last)."""
-    matches = [r for r in records if title_matches(r, title) and eligible(r) and not r.rect.empty]
+    matches = [r for r in records if title_matches(r, title) and eligible(r, any_window) and not r.rect.empty]
     matches = [r for r in matches if r.viewable or r.minimised]  # withdrawn windows are not windows
     return sorted(
         matches,
@@ -38,10 +43,26 @@ def rank_windows(records: Sequence[WindowRecord], title: str = DEFAULT_TITLE) ->
     )
 
 
-def choose_window(records: Sequence[WindowRecord], title: str | None = None) -> WindowRecord:
+def check_browser(window: WindowRecord, any_window: bool = False) -> None:
+    """Refuse a window that is not a web browser (unless `any_window`), and always a terminal."""
+    if window.is_terminal:
+        raise NotABrowserError(
+            f"the board shows in the terminal {window.title!r}; the tool never clicks into a terminal"
+        )
+    if not eligible(window, any_window):
+        kind = "/".join(window.wm_class) or "unknown class"
+        raise NotABrowserError(
+            f"the board shows in {window.title!r} ({kind}), which is not a web browser; the tool "
+            "clicks only into browser windows (give --any-window to allow this one on purpose)"
+        )
+
+
+def choose_window(
+    records: Sequence[WindowRecord], title: str | None = None, any_window: bool = False
+) -> WindowRecord:
     """The window to play in, or an error that lists what we saw and says what to do."""
     wanted = title or DEFAULT_TITLE
-    ranked = rank_windows(records, wanted)
+    ranked = rank_windows(records, wanted, any_window)
     if ranked and ranked[0].viewable and not ranked[0].minimised:
         return ranked[0]
     if ranked:
@@ -49,6 +70,9 @@ def choose_window(records: Sequence[WindowRecord], title: str | None = None) -> 
             f"the window {ranked[0].title!r} is minimised; restore it (and keep the Queens board "
             "visible), then run again"
         )
+    others = [r for r in records if title_matches(r, wanted) and r.viewable and not r.rect.empty]
+    if others:
+        check_browser(others[-1], any_window)  # says why the window that matched is not taken
     seen = sorted({r.title for r in records if r.title and r.viewable})
     listing = ", ".join(repr(t) for t in seen[:12]) or "none"
     hint = (
@@ -57,6 +81,5 @@ def choose_window(records: Sequence[WindowRecord], title: str | None = None) -> 
         else f"check the title given with --window {title!r}"
     )
     raise WindowNotFoundError(
-        f"no browser window titled {wanted!r} found; windows on screen: {listing}; {hint}, "
-        "or use --screen to read the whole screen"
+        f"no browser window titled {wanted!r} found; windows on screen: {listing}; {hint}"
     )

@@ -56,9 +56,9 @@ def open_display(name: str) -> Display:
 class WindowLister:
     """Reads top-level windows and their properties from one X11 connection."""
 
-    def __init__(self, display: Display) -> None:
+    def __init__(self, display: Display, screen: int | None = None) -> None:
         self.display = display
-        self.root = display.screen().root
+        self.root = display.screen(screen).root
         self._atoms: dict[str, int] = {}
 
     def atom(self, name: str) -> int:

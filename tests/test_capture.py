@@ -16,6 +16,7 @@ from capture import (
     Desktop,
     Frame,
     NoDisplayError,
+    NotABrowserError,
     Rect,
     WaylandSessionError,
     WindowMinimisedError,
@@ -68,6 +69,25 @@ def test_browser_beats_a_non_browser_window_on_top_and_window_role_counts_as_bro
         window("Queens", 2, ("someapp", "SomeApp"), role="browser"),
     ]
     assert choose_window(records).title == "Queens"
+
+
+def test_a_non_browser_window_showing_queens_is_refused_and_says_why():
+    viewer = window("Queens - screenshot", 3, ("display", "Display"))
+    with pytest.raises(NotABrowserError, match=r"'Queens - screenshot' \(display/Display\).*--any-window"):
+        choose_window([viewer])
+    assert choose_window([viewer], any_window=True).title == "Queens - screenshot"
+
+
+def test_a_terminal_is_never_chosen_even_with_any_window():
+    term = window("Queens", 3, ("xterm", "XTerm"))
+    with pytest.raises(NotABrowserError, match="never clicks into a terminal"):
+        choose_window([term], any_window=True)
+
+
+def test_no_window_message_does_not_recommend_reading_the_whole_screen():
+    with pytest.raises(WindowNotFoundError) as info:
+        choose_window([window("Inbox - Chromium", 1)])
+    assert "--screen" not in str(info.value)
 
 
 def test_page_about_the_tool_ranks_below_the_game_page():
@@ -185,9 +205,11 @@ def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xv
     assert found.rect == Rect(0, 0, 1200, 1040)
 
 
-def test_window_option_finds_a_non_browser_window_by_title(blue_page, xvfb):  # noqa: F811
+def test_window_option_refuses_a_non_browser_window_unless_any_window(blue_page, xvfb):  # noqa: F811
     with xmessage(xvfb.display, "Practice notes"), Desktop(xvfb.display) as desktop:
-        assert desktop.find_window("practice notes").title == "Practice notes"
+        with pytest.raises(NotABrowserError, match="not a web browser.*--any-window"):
+            desktop.find_window("practice notes")
+        assert desktop.find_window("practice notes", any_window=True).title == "Practice notes"
         assert desktop.find_window().title == "Queens - Chromium"
 
 
