@@ -1,4 +1,6 @@
-"""Making the clicks with pyautogui: fail-safe on, every point checked against the board box.
+"""Making the clicks with pyautogui: fail-safe on, every point checked against the board box, the
+pointer put on the right X screen and checked there before each press, at a pace that can slow
+down when a page drops clicks.
 
 pyautogui is imported lazily because it connects to $DISPLAY when imported; `load_pyautogui`
 points it at the display we captured from.
@@ -7,21 +9,69 @@ points it at the display we captured from.
 from __future__ import annotations
 
 import os
+import sys
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import groupby
 from types import ModuleType
+from typing import Protocol
 
 from actuator.errors import ClickAborted, ClickOutsideBoard
 from actuator.plan import ClickPlan
+from capture.models import Pointer
+
+# The gap a round that left cells wrong starts the next one with, when it clicked with none.
+FIRST_SLOWER_GAP = 0.02
+# pyautogui imports these only to offer message boxes (through tkinter), screenshots and its
+# mouse-info window, none of which we use; it imports each inside try/except ImportError, so
+# hiding them while it loads takes about 60 ms off every run (measured: 99 -> 34 ms).
+UNUSED_BY_US = ("pymsgbox", "pyscreeze", "mouseinfo")
+MAX_GAP = 0.25  # seconds: slower than a person; a page that drops clicks at this pace is broken
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How fast to click: `gap` seconds after every click (also between the two clicks of one
+    cell), `settle` seconds between moving onto a cell and pressing.
+
+    A page may drop clicks that come too close together (a busy page, or a window manager that
+    grabs the pointer for a moment), so a round that leaves cells wrong makes the next one slower.
+    """
+
+    gap: float = 0.0
+    settle: float = 0.0
+
+    def slower(self) -> Pace:
+        """Twice the gaps (a first step from zero), up to MAX_GAP."""
+        gap = min(MAX_GAP, max(2 * self.gap, FIRST_SLOWER_GAP))
+        settle = min(MAX_GAP, max(2 * self.settle, FIRST_SLOWER_GAP / 2))
+        return Pace(gap, settle)
+
+    def describe(self) -> str:
+        if not self.gap and not self.settle:
+            return "as fast as possible"
+        return f"{self.gap * 1000:.0f} ms between clicks, {self.settle * 1000:.0f} ms after each move"
+
+
+class PointerControl(Protocol):
+    """Moves the pointer on the X screen the board was read from (`capture.Desktop` is one)."""
+
+    def move_pointer(self, x: int, y: int) -> Pointer: ...
 
 
 def load_pyautogui(display: str) -> ModuleType:
     """pyautogui, sending its events to X11 display `display`."""
     before = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend (and mouseinfo) on import
+    os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend on import
+    hidden = [name for name in UNUSED_BY_US if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
     try:
         import pyautogui
-    finally:  # leave the environment as it was: only the import needed it
+    finally:  # leave the environment and the module table as they were
+        for name in hidden:
+            del sys.modules[name]
         if before is None:
             del os.environ["DISPLAY"]
         else:
@@ -51,34 +101,49 @@ def _connected_to(connection: object, display: str) -> bool:
     return True
 
 
+def check_inside_board(plan: ClickPlan) -> None:
+    """Every planned point lies inside the board box, or nothing is clicked at all."""
+    for click in plan:
+        if not plan.inside_board(click.x, click.y):
+            raise ClickOutsideBoard(f"{click.describe()} is outside the board {plan.box}; nothing clicked")
+
+
 def click_plan(
     plan: ClickPlan,
     *,
     display: str,
-    delay: float = 0.0,
+    pointer: PointerControl,
+    pace: Pace = Pace(),
     before_first: Callable[[], None] | None = None,
 ) -> int:
-    """Click every point of `plan`, `delay` seconds apart; return how many clicks were made.
+    """Click every point of `plan` at `pace`; return how many clicks were made.
 
-    `before_first` runs after pyautogui is ready and just before the first click (the window
-    check goes there, as late as possible). Pushing the mouse into a screen corner aborts
-    (pyautogui's fail-safe) with ClickAborted.
+    For each cell the pointer is first moved there on the board's own X screen (`pointer`) and
+    must be found there: if it is not (another screen, or someone moving the mouse), clicking
+    stops. `before_first` runs after pyautogui is ready and just before the first click (the
+    window check goes there, as late as possible). Pushing the mouse into a screen corner
+    aborts (pyautogui's fail-safe) with ClickAborted.
     """
-    for click in plan:  # checked before any click, so a bad plan clicks nothing at all
-        if not plan.inside_board(click.x, click.y):
-            raise ClickOutsideBoard(f"{click.describe()} is outside the board {plan.box}; nothing clicked")
+    check_inside_board(plan)
     gui = load_pyautogui(display)
     gui.FAILSAFE = True
-    gui.PAUSE = 0.0  # `delay` spaces the clicks; pyautogui's default 0.1 s would make 22 clicks take 2 s
+    gui.PAUSE = 0.0  # the pace spaces the clicks; pyautogui's default 0.1 s would make 22 clicks take 2 s
     if before_first is not None:
         before_first()
     done = 0
+    last: tuple[int, int] | None = None
     try:
         # A cell's clicks go together: one pointer move for both clicks of empty -> X -> queen.
         for _, group in groupby(plan, key=lambda click: click.cell):
             clicks = list(group)
-            # pyautogui sleeps `interval` after every click of the group, the last one included.
-            gui.click(clicks[0].x, clicks[0].y, clicks=len(clicks), interval=delay)
+            x, y = clicks[0].x, clicks[0].y
+            _move_onto(pointer, x, y, last, f"{done} of {len(plan)}")
+            last = (x, y)
+            if pace.settle:
+                time.sleep(pace.settle)
+            # at the pointer's own position (no move, no other screen); pyautogui sleeps
+            # `interval` after every click of the group, the last one included
+            gui.click(x, y, clicks=len(clicks), interval=pace.gap)
             done += len(clicks)
     except gui.FailSafeException:
         raise ClickAborted(
@@ -86,3 +151,21 @@ def click_plan(
             "(fail-safe)"
         ) from None
     return done
+
+
+def _move_onto(pointer: PointerControl, x: int, y: int, last: tuple[int, int] | None, done: str) -> None:
+    """Put the pointer on (x, y) of the board's screen, or stop: a click anywhere else is never made."""
+    where = pointer.move_pointer(x, y)
+    if where.at(x, y):
+        return
+    if last is not None and where.on_screen and (where.x, where.y) == last:
+        raise ClickAborted(
+            f"stopped after {done} clicks: the pointer did not leave the last cell clicked for "
+            f"({x}, {y}); something holds the mouse (a window manager or another program "
+            "grabbing it); run again"
+        )
+    place = f"({where.x}, {where.y})" if where.on_screen else "another X screen"
+    raise ClickAborted(
+        f"stopped after {done} clicks: the pointer was sent to ({x}, {y}) on the board's screen "
+        f"but is at {place} (is someone moving the mouse?); run again with the mouse still"
+    )

@@ -14,7 +14,7 @@ from actuator.clicker import click_plan
 from actuator.errors import ClickOutsideBoard, UnsafeToClick
 from actuator.plan import Click, ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
-from capture.models import Frame, Rect, WindowRecord
+from capture.models import Frame, Pointer, Rect, WindowRecord
 
 CELL = 40  # px per cell in the fake readings below
 # A 4x4 answer (one queen per row and column, none touching).
@@ -107,8 +107,12 @@ def test_a_cell_centre_outside_the_board_box_refuses_to_plan():
 def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_anything():
     plan = ClickPlan((Click((0, 0), 10, 10, "empty -> X"), Click((0, 1), 500, 10, "empty -> X")),
                      box=(0, 0, 100, 100), solution=((0, 0),))
+    class NoPointer:
+        def move_pointer(self, x: int, y: int) -> Pointer:
+            raise AssertionError("the pointer must not even move")
+
     with pytest.raises(ClickOutsideBoard):
-        click_plan(plan, display=":never-used")
+        click_plan(plan, display=":never-used", pointer=NoPointer())
 
 
 @settings(max_examples=200, deadline=None)
