@@ -12,6 +12,7 @@ import time
 import webbrowser
 
 from autosolve.practice import PageState, PracticeServer
+from autosolve.practice.server import PageOptions
 from solver.errors import QueensError
 from solver.formats import read_puzzles
 from solver.generate import generate_puzzle
@@ -37,6 +38,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="seed for the generated puzzle (default: random)")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
     parser.add_argument("--dark", action="store_true", help="start in dark mode")
+    page = parser.add_argument_group(
+        "page behaviour", "conditions the real Queens page shows, to test the live pipeline against"
+    )
+    # Choices and ranges are checked by PageOptions, so a bad value is one line and exit 2.
+    page.add_argument("--win-screen", default="dialog", metavar="KIND",
+                      help="after a solve: dialog (a results card over the board, as on the real "
+                      "page; default), replace (a results card instead of the board), none")
+    page.add_argument("--win-delay-ms", type=int, default=0, metavar="MS",
+                      help="show the win screen this long after the solve (default 0)")
+    page.add_argument("--drop-gap-ms", type=int, default=0, metavar="MS",
+                      help="a busy page: ignore a press this soon after the last one (default 0: none)")
+    page.add_argument("--thin-borders", action="store_true",
+                      help="1 px region borders, as the real page shows at 67%% zoom")
+    page.add_argument("--zoom", type=float, default=1.0,
+                      help="zoom the page as the browser's own zoom does (0.5 to 2, default 1)")
+    page.add_argument("--buttons", action="store_true",
+                      help="a row of round cell-sized buttons right under the board")
+    page.add_argument("--input-mode", default="pointer", metavar="MODE",
+                      help="act on pointer down (pointer, default) or on the click event (click)")
     parser.add_argument("--no-open", dest="open", action="store_false", help="do not open a browser")
     parser.set_defaults(func=run)
 
@@ -49,14 +69,19 @@ def choose_puzzle(args: argparse.Namespace) -> Puzzle:
             raise QueensError(f"--index {args.index}: {args.puzzle} holds {len(puzzles)} puzzle(s)")
         return puzzles[args.index - 1]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return generate_puzzle(args.size or DEFAULT_SIZE, rng=seed)
+    size = DEFAULT_SIZE if args.size is None else args.size  # --size 0 is refused, not a default
+    return generate_puzzle(size, rng=seed)
 
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise QueensError(f"--port {args.port}: use a port number from 0 to 65535")
+    options = PageOptions(
+        win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
+        thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons, input_mode=args.input_mode,
+    )  # checked before a puzzle is generated, which can take a while
     puzzle = choose_puzzle(args)
-    with PracticeServer(puzzle, port=args.port, dark=args.dark) as server:
+    with PracticeServer(puzzle, port=args.port, dark=args.dark, **options.to_json()) as server:
         name = puzzle.name or "puzzle"
         print(f"Queens practice ({name}, {puzzle.n}x{puzzle.n}) at {server.url}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)

@@ -2,10 +2,13 @@
 
 from autosolve.practice.server import (
     REGION_COLOURS,
+    PageOptions,
     PageState,
     PracticeServer,
     PracticeTimeout,
     region_colours,
 )
 
-__all__ = ["REGION_COLOURS", "PageState", "PracticeServer", "PracticeTimeout", "region_colours"]
+__all__ = [
+    "REGION_COLOURS", "PageOptions", "PageState", "PracticeServer", "PracticeTimeout", "region_colours",
+]

@@ -8,16 +8,27 @@ HTTP API (JSON):
 
 - ``GET /`` the page, with the puzzle embedded so it draws before the ``load`` event.
 - ``GET /api/puzzle`` ``{n, k, rule, name, title, regions, region_ids, colours, locked,
-  initial, dark}``: ``regions`` are label rows as in the text format, ``region_ids`` the region
-  numbers, ``colours[i]`` the colour of region i, ``locked`` the pre-placed queens as [r, c],
-  ``initial`` the starting marks (N strings of ``. x Q L``).
-- ``POST /api/state`` from the page: ``{session, seq, states, queens, solved, moves, elapsed_ms}``.
+  initial, dark, options}``: ``regions`` are label rows as in the text format, ``region_ids`` the
+  region numbers, ``colours[i]`` the colour of region i, ``locked`` the pre-placed queens as
+  [r, c], ``initial`` the starting marks (N strings of ``. x Q L``), ``options`` the
+  `PageOptions` (how the page behaves: win screen, dropped presses, zoom, ...).
+- ``POST /api/state`` from the page: ``{session, seq, states, queens, solved, moves, elapsed_ms,
+  dropped, win_shown}``. Only the page itself may write: the request must be
+  ``Content-Type: application/json`` (else 415) from a loopback Origin of this server or none
+  (else 403), so another web page open in the same browser cannot.
 - ``GET /api/state`` the last `PageState` as JSON.
+
+Bad requests cannot hurt the server: each connection has a time limit, at most
+`PracticeServer.max_connections` are served at once (the rest get a 503), and a malformed
+report (bad JSON, 1e999, 30,000-deep nesting, ...) is a 400, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +36,7 @@ from dataclasses import asdict, dataclass, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from socketserver import BaseServer
 from types import TracebackType
 
 from solver.errors import QueensError
@@ -44,6 +56,7 @@ REGION_COLOURS: tuple[str, ...] = (
 EMPTY, MARK, QUEEN, LOCKED = ".", "x", "Q", "L"
 STATE_CHARS = frozenset(EMPTY + MARK + QUEEN + LOCKED)
 _MAX_BODY = 1 << 16
+_MAX_COUNT = 1 << 53  # seq, moves, ...: beyond what a page can count (a JS number's exact range)
 _CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -63,6 +76,8 @@ class PageState:
     `solved` is judged here by the rules (`solver.puzzle.is_solution`), `page_solved` is what
     the page itself decided (they agree unless the page has a bug). `reports` counts the page's
     reports (0: no page has loaded yet); `updated_at` is the `time.time()` of the last one.
+    `dropped` counts the presses the page ignored (``drop_gap_ms``); `win_shown` is whether
+    its win screen (dialog or results card) is on.
     """
 
     states: tuple[str, ...]
@@ -73,12 +88,69 @@ class PageState:
     reports: int = 0
     page_solved: bool = False
     elapsed_ms: int = 0
+    dropped: int = 0
+    win_shown: bool = False
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
         data["queens"] = [list(cell) for cell in self.queens]
         data["states"] = list(self.states)
         return data
+
+
+WIN_SCREENS = ("dialog", "replace", "none")
+INPUT_MODES = ("pointer", "click")
+ZOOM_RANGE = (0.5, 2.0)
+_MAX_DELAY_MS = 60_000
+
+
+@dataclass(frozen=True)
+class PageOptions:
+    """How the practice page behaves, to show conditions the real Queens page shows.
+
+    - `win_screen`: what a solve brings up, as on the real page: ``"dialog"`` a results card
+      over the board (dimmed backdrop, a close button brings the solved board back),
+      ``"replace"`` a results card in place of the board, ``"none"`` only the banner. It comes
+      when a press solves the board, `win_delay_ms` after it (the real page animates first),
+      not when the page loads with a solved board.
+    - `drop_gap_ms`: a busy page: a press less than this many ms after the last accepted one is
+      ignored (and counted in `PageState.dropped`).
+    - `thin_borders`: region borders 1 px, a darker cell line (the real page at 67% zoom).
+    - `zoom`: the whole page zoomed as by the browser's own zoom (0.5 .. 2.0).
+    - `buttons`: five round cell-sized buttons right under the board (the clone's controls).
+    - `input_mode`: act on ``"pointer"`` down, or on ``"click"`` (a React onClick page).
+    """
+
+    win_screen: str = "dialog"
+    win_delay_ms: int = 0
+    drop_gap_ms: int = 0
+    thin_borders: bool = False
+    zoom: float = 1.0
+    buttons: bool = False
+    input_mode: str = "pointer"
+
+    def __post_init__(self) -> None:
+        if self.win_screen not in WIN_SCREENS:
+            raise QueensError(f"win screen {self.win_screen!r}: use one of {', '.join(WIN_SCREENS)}")
+        if self.input_mode not in INPUT_MODES:
+            raise QueensError(f"input mode {self.input_mode!r}: use one of {', '.join(INPUT_MODES)}")
+        _check_ms("win delay", self.win_delay_ms)
+        _check_ms("drop gap", self.drop_gap_ms)
+        low, high = ZOOM_RANGE
+        zoom = self.zoom
+        if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not low <= zoom <= high:
+            raise QueensError(f"zoom {zoom!r}: use a number from {low:g} to {high:g} (1 is 100%)")
+        for name in ("thin_borders", "buttons"):
+            if not isinstance(getattr(self, name), bool):
+                raise QueensError(f"{name} {getattr(self, name)!r}: use True or False")
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _check_ms(what: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_DELAY_MS:
+        raise QueensError(f"{what} {value!r}: use whole milliseconds from 0 to {_MAX_DELAY_MS}")
 
 
 class PracticeTimeout(TimeoutError):
@@ -155,7 +227,14 @@ class PracticeServer:
     >>> with PracticeServer(Puzzle.from_rows(["AAB", "ACB", "CCB"])) as server:  # doctest: +SKIP
     ...     print(server.url)        # open it in a browser, click the board
     ...     server.wait_for(solved=True, timeout=60)
+
+    The keywords from `win_screen` on are the `PageOptions` (QueensError when out of range).
+    `request_timeout` (seconds a connection may take) and `max_connections` (served at once)
+    may be set on an instance before `start`.
     """
+
+    request_timeout: float = 5.0
+    max_connections: int = 32
 
     def __init__(
         self,
@@ -166,9 +245,20 @@ class PracticeServer:
         locked: Sequence[Cell] | None = None,
         initial: Sequence[str] | None = None,
         host: str = "127.0.0.1",
+        win_screen: str = "dialog",
+        win_delay_ms: int = 0,
+        drop_gap_ms: int = 0,
+        thin_borders: bool = False,
+        zoom: float = 1.0,
+        buttons: bool = False,
+        input_mode: str = "pointer",
     ) -> None:
         self.puzzle = puzzle
         self.dark = dark
+        self.options = PageOptions(
+            win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms,
+            thin_borders=thin_borders, zoom=zoom, buttons=buttons, input_mode=input_mode,
+        )
         self.locked: tuple[Cell, ...] = tuple(sorted(set(puzzle.given if locked is None else locked)))
         for r, c in self.locked:
             if not (0 <= r < puzzle.n and 0 <= c < puzzle.n):
@@ -179,7 +269,7 @@ class PracticeServer:
         self._changed = threading.Condition()
         self._state = self._judge(self.initial, updated_at=0.0)
         self._page: tuple[str, int] = ("", -1)  # (session, seq) of the newest report taken
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _BoundedHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -189,10 +279,9 @@ class PracticeServer:
         if self._httpd is not None:
             return self
         try:
-            httpd = ThreadingHTTPServer((self.host, self.port), _handler_for(self))
+            httpd = _BoundedHTTPServer((self.host, self.port), _handler_for(self), self.max_connections)
         except OSError as exc:
             raise QueensError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
-        httpd.daemon_threads = True
         self._httpd = httpd
         self.port = httpd.server_address[1]
         self._thread = threading.Thread(target=httpd.serve_forever, name="practice-server", daemon=True)
@@ -221,6 +310,11 @@ class PracticeServer:
     def url(self) -> str:
         """The page's address, e.g. ``http://127.0.0.1:8123/``."""
         return f"http://{self.host}:{self.port}/"
+
+    def allowed_origins(self) -> frozenset[str]:
+        """The Origin headers a report may carry: this server's own loopback addresses."""
+        hosts = {self.host, "127.0.0.1", "localhost"}
+        return frozenset(f"http://{host}:{self.port}" for host in hosts)
 
     # --- what the page reported ------------------------------------------------------------
 
@@ -272,6 +366,7 @@ class PracticeServer:
             "locked": [list(cell) for cell in self.locked],
             "initial": list(self.initial),
             "dark": self.dark,
+            "options": self.options.to_json(),
         }
 
     def record(self, report: dict[str, object]) -> PageState:
@@ -295,8 +390,10 @@ class PracticeServer:
                 self._judge(states, updated_at=time.time()),
                 moves=_int_field(report, "moves"),
                 reports=self._state.reports + 1,
-                page_solved=bool(report.get("solved", False)),
+                page_solved=report.get("solved", False) is True,
                 elapsed_ms=_int_field(report, "elapsed_ms"),
+                dropped=_int_field(report, "dropped"),
+                win_shown=report.get("win_shown", False) is True,
             )
             self._changed.notify_all()
             return self._state
@@ -329,7 +426,26 @@ def _int_field(report: dict[str, object], key: str) -> int:
     value = report.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{key} must be a number")
+    # 1e999 parses as inf (int() would raise OverflowError); 10**400 is an int too big to mean anything.
+    if isinstance(value, float) and not math.isfinite(value) or abs(value) > _MAX_COUNT:
+        raise ValueError(f"{key} must be a number below 2**53")
     return int(value)
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number a page reports")
+
+
+def parse_report(body: bytes) -> dict[str, object]:
+    """The JSON object in a report's body; ValueError when it is not one (bad JSON, NaN or
+    Infinity, nesting too deep for the parser)."""
+    try:
+        report = json.loads(body, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("body nests too deeply") from None
+    if not isinstance(report, dict):
+        raise ValueError("body must be a JSON object")
+    return report
 
 
 def _static_files() -> dict[str, Path]:
@@ -341,11 +457,64 @@ def _static_files() -> dict[str, Path]:
     }
 
 
+_BUSY_RESPONSE = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+    b"Connection: close\r\n\r\nbusy\n"
+)
+
+
+class _BoundedHTTPServer(ThreadingHTTPServer):
+    """A thread per connection, but at most `limit` at once: a connection beyond them gets a 503
+    and is closed, so stalled clients cannot pile up threads. Dropped connections are silent."""
+
+    daemon_threads = True
+    block_on_close = False  # stop() must not wait for a stalled client's time limit
+    request_queue_size = 128  # a burst of connections past a short backlog waits 1 s to retry
+
+    def __init__(
+        self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], limit: int
+    ) -> None:
+        super().__init__(address, handler)
+        self._slots = threading.BoundedSemaphore(limit)
+
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        if not self._slots.acquire(blocking=False):
+            _refuse_busy(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()  # the thread did not start: its slot is free again
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up or stalled past its time limit is no error of ours: stay quiet."""
+        if isinstance(sys.exc_info()[1], OSError):  # ConnectionResetError, BrokenPipe, timeouts
+            return
+        BaseServer.handle_error(self, request, client_address)
+
+
+def _refuse_busy(request: socket.socket) -> None:
+    try:
+        request.setblocking(False)  # never let a full send buffer stall the accepting thread
+        request.send(_BUSY_RESPONSE)
+    except OSError:
+        pass
+
+
 def _handler_for(server: PracticeServer) -> type[BaseHTTPRequestHandler]:
     files = _static_files()
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "QueensPractice/1"
+        timeout = server.request_timeout  # each read and write on the connection
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
             path = self.path.split("?", 1)[0]
@@ -365,18 +534,29 @@ def _handler_for(server: PracticeServer) -> type[BaseHTTPRequestHandler]:
             if self.path.split("?", 1)[0] != "/api/state":
                 self._send_json({"error": "not found"}, HTTPStatus.NOT_FOUND)
                 return
+            refusal = self._refusal()
+            if refusal is not None:
+                self._send_json({"error": refusal[1]}, refusal[0])
+                return
             try:
                 length = int(self.headers.get("Content-Length", "0"))
                 if not 0 < length <= _MAX_BODY:
                     raise ValueError("body missing or too large")
-                report = json.loads(self.rfile.read(length))
-                if not isinstance(report, dict):
-                    raise ValueError("body must be a JSON object")
-                state = server.record(report)
+                state = server.record(parse_report(self.rfile.read(length)))
             except ValueError as exc:  # json.JSONDecodeError is a ValueError
                 self._send_json({"error": str(exc)}, HTTPStatus.BAD_REQUEST)
                 return
             self._send_json({"ok": True, "solved": state.solved})
+
+        def _refusal(self) -> tuple[HTTPStatus, str] | None:
+            """Why this POST may not write the state: not from this page, or not JSON."""
+            origin = self.headers.get("Origin")
+            if origin is not None and origin not in server.allowed_origins():
+                return HTTPStatus.FORBIDDEN, f"reports come from {server.url} only, not {origin[:100]}"
+            content_type = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+            if content_type != "application/json":
+                return HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send the report as application/json"
+            return None
 
         def _send_json(self, data: object, status: HTTPStatus = HTTPStatus.OK) -> None:
             self._send(status, json.dumps(data).encode("utf-8"), "application/json")

@@ -1,6 +1,8 @@
 // The practice Queens page: draws the board, cycles a cell empty -> × -> queen on each press,
 // judges the board by the rules (one queen per row, column and region; queens never touch) and
 // reports every change to the server (POST /api/state) so tests can read the board back.
+// `options` (server.py PageOptions) turn on what the real page does that a tool must survive:
+// a win dialog over the board, dropped presses, thin borders, zoom, buttons under the board.
 "use strict";
 
 const EMPTY = ".", MARK = "x", QUEEN = "Q", LOCKED = "L";
@@ -68,15 +70,25 @@ function crownSvg(cls) {
   return svg;
 }
 
-/** Inset shadows that draw 1px cell lines inside a region and 3px lines between regions. */
+/** Inset shadows that draw 1px cell lines inside a region and 3px lines between regions
+ * (with `model.thinBorders`, 1px region lines in a darker shade than cell lines). */
 function cellLines(model, r, c) {
   const { n, regionIds } = model;
   const id = regionIds[r][c];
-  const thin = "var(--cell-line)", thick = "var(--region-line)";
+  const line = "var(--cell-line)";
+  if (model.thinBorders) {
+    const right = c < n - 1 && (regionIds[r][c + 1] === id ? line : "var(--region-line-thin)");
+    const below = r < n - 1 && (regionIds[r + 1][c] === id ? line : "var(--region-line-thin)");
+    const thinLines = [];
+    if (right) thinLines.push(`inset -1px 0 0 ${right}`);
+    if (below) thinLines.push(`inset 0 -1px 0 ${below}`);
+    return thinLines.join(", ") || "none";
+  }
+  const thick = "var(--region-line)";
   const lines = [];
-  if (c < n - 1) lines.push(regionIds[r][c + 1] === id ? `inset -1px 0 0 ${thin}` : `inset -2px 0 0 ${thick}`);
+  if (c < n - 1) lines.push(regionIds[r][c + 1] === id ? `inset -1px 0 0 ${line}` : `inset -2px 0 0 ${thick}`);
   if (c > 0 && regionIds[r][c - 1] !== id) lines.push(`inset 1px 0 0 ${thick}`);
-  if (r < n - 1) lines.push(regionIds[r + 1][c] === id ? `inset 0 -1px 0 ${thin}` : `inset 0 -2px 0 ${thick}`);
+  if (r < n - 1) lines.push(regionIds[r + 1][c] === id ? `inset 0 -1px 0 ${line}` : `inset 0 -2px 0 ${thick}`);
   if (r > 0 && regionIds[r - 1][c] !== id) lines.push(`inset 0 1px 0 ${thick}`);
   return lines.join(", ") || "none";
 }
@@ -86,6 +98,7 @@ function drawBoard(model, boardEl) {
   const { n, regionIds, colours } = model;
   boardEl.textContent = "";
   boardEl.style.setProperty("--n", n);
+  boardEl.classList.toggle("thin", Boolean(model.thinBorders));
   const cellEls = [];
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
@@ -125,6 +138,7 @@ function makeModel(data) {
     rule: data.rule || "touch",
     regionIds: data.region_ids,
     colours: data.colours,
+    thinBorders: Boolean(data.options && data.options.thin_borders),
   };
   model.units = unitsOf(model);
   return model;
@@ -132,8 +146,15 @@ function makeModel(data) {
 
 // ---- the game -----------------------------------------------------------------------------
 
+// The options as server.py's PageOptions defaults them (a page opened as a file has none).
+const DEFAULT_OPTIONS = {
+  win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, thin_borders: false, zoom: 1,
+  buttons: false, input_mode: "pointer",
+};
+
 class Game {
   constructor(data, boardEl) {
+    this.options = { ...DEFAULT_OPTIONS, ...(data.options || {}) };
     this.model = makeModel(data);
     this.cells = data.initial.join("").split("");
     this.cellEls = drawBoard(this.model, boardEl);
@@ -144,19 +165,29 @@ class Game {
     this.startedAt = performance.now();
     this.frozenElapsed = undefined; // the time shown while solved (the clock stops)
     this.drag = null; // {group}: while a press that placed × is held, passing over empty cells marks them
+    this.dropped = 0; // presses ignored because they came too soon after the last (drop_gap_ms)
+    this.lastPressAt = -Infinity; // event time of the last press taken
+    this.win = new WinScreen(this, this.options);
     this.reporter = new Reporter(this);
     this.listen();
     this.refresh();
+    this.playing = true; // from now on a solve is the player's: it brings up the win screen
   }
 
   listen() {
     const board = this.boardEl;
-    board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
-    board.addEventListener("click", (e) => {
-      // Real presses were handled on pointerdown; a click with detail 0 comes from the keyboard
-      // or from script (element.click()), which sends no pointer events.
-      if (e.detail === 0) this.pressAt(e.target);
-    });
+    if (this.options.input_mode === "click") {
+      // Like a React onClick page: every click acts, its second of a double click included
+      // (detail 2; the dblclick event that follows is not a press).
+      board.addEventListener("click", (e) => { if (e.button === 0) this.pressAt(e.target, e.timeStamp); });
+    } else {
+      board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+      board.addEventListener("click", (e) => {
+        // Real presses were handled on pointerdown; a click with detail 0 comes from the keyboard
+        // or from script (element.click()), which sends no pointer events.
+        if (e.detail === 0) this.pressAt(e.target, e.timeStamp);
+      });
+    }
     board.addEventListener("contextmenu", (e) => e.preventDefault());
     document.addEventListener("pointermove", (e) => this.onPointerMove(e));
     const endDrag = () => { this.drag = null; };
@@ -172,7 +203,7 @@ class Game {
   onPointerDown(e) {
     if (e.button !== 0) return;
     e.preventDefault(); // no text selection, no focus change: the press is the whole action
-    const group = this.pressAt(e.target);
+    const group = this.pressAt(e.target, e.timeStamp);
     if (group && group[0][2] === MARK) {
       this.drag = { group, last: group[0][0] };
       if (e.target.releasePointerCapture && e.pointerId !== undefined) {
@@ -196,16 +227,29 @@ class Game {
     this.refresh();
   }
 
-  /** Cycle the cell under `target`; returns the undo group, or null when nothing changed. */
-  pressAt(target) {
+  /** Cycle the cell under `target`; returns the undo group, or null when nothing changed.
+   * `at` is the event's time (ms, performance.now() clock). */
+  pressAt(target, at = performance.now()) {
     const cell = target && target.closest ? target.closest(".cell") : null;
     if (!cell || !this.boardEl.contains(cell) || this.solved) return null;
     const i = Number(cell.dataset.index);
     const before = this.cells[i];
     if (before === LOCKED) return null;
+    if (this.tooSoon(at)) {
+      this.dropped++;
+      this.reporter.send();
+      return null;
+    }
+    this.lastPressAt = at;
     const group = [[i, before, NEXT[before]]];
     this.apply(group);
     return group;
+  }
+
+  /** A busy page (drop_gap_ms) misses a press that comes too soon after the one it took. */
+  tooSoon(at) {
+    const gap = this.options.drop_gap_ms;
+    return gap > 0 && at - this.lastPressAt < gap;
   }
 
   apply(group) {
@@ -247,6 +291,8 @@ class Game {
     banner.hidden = !solved;
     banner.textContent = solved ? `You win! Solved in ${formatTime(this.elapsedMs())}` : "";
     this.tick();
+    if (solved && this.playing) this.win.schedule();
+    if (!solved) this.win.hide();
   }
 
   elapsedMs() {
@@ -262,6 +308,49 @@ class Game {
     const n = this.model.n, rows = [];
     for (let r = 0; r < n; r++) rows.push(this.cells.slice(r * n, r * n + n).join(""));
     return rows;
+  }
+}
+
+/** What a solve brings up, as on the real page (win_screen): "dialog" a results card over the
+ * board with a dimmed backdrop, "replace" a results card where the board was, "none" nothing
+ * beyond the banner. It comes `win_delay_ms` after the solve; closing it shows the board again. */
+class WinScreen {
+  constructor(game, options) {
+    this.game = game;
+    this.kind = options.win_screen;
+    this.delay = options.win_delay_ms;
+    this.shown = false;
+    this.timer = null;
+    this.el = document.getElementById("win");
+    this.backdrop = document.getElementById("backdrop");
+    this.el.classList.add(this.kind);
+    document.getElementById("win-close").addEventListener("click", () => this.hide());
+  }
+
+  schedule() {
+    if (this.kind === "none" || this.timer !== null) return;
+    this.timer = setTimeout(() => { this.timer = null; this.show(); }, this.delay);
+  }
+
+  show() {
+    const g = this.game;
+    document.getElementById("win-time").textContent = formatTime(g.elapsedMs());
+    document.getElementById("win-moves").textContent = String(g.moves);
+    this.setShown(true);
+  }
+
+  hide() {
+    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; }
+    this.setShown(false);
+  }
+
+  setShown(shown) {
+    if (shown === this.shown) return;
+    this.shown = shown;
+    this.el.hidden = !shown;
+    this.backdrop.hidden = !(shown && this.kind === "dialog");
+    this.game.boardEl.classList.toggle("replaced", shown && this.kind === "replace");
+    this.game.reporter.send();
   }
 }
 
@@ -301,6 +390,8 @@ class Reporter {
       solved: g.solved,
       moves: g.moves,
       elapsed_ms: g.elapsedMs(),
+      dropped: g.dropped,
+      win_shown: g.win.shown,
     });
     fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true })
       .catch(() => { /* no server (page opened as a file): play on regardless */ })
@@ -350,8 +441,20 @@ function setDark(dark) {
   document.getElementById("theme").textContent = dark ? "Light mode" : "Dark mode";
 }
 
+/** Zoom the whole page as the browser's own zoom does: CSS zoom on the root lays the page out
+ * again at the new size (Chromium, Firefox 126+); --zoom lets the stylesheet undo it where a
+ * viewport unit should stay the window's size. */
+function setZoom(zoom) {
+  if (!(zoom > 0) || zoom === 1) return;
+  document.documentElement.style.zoom = String(zoom);
+  document.documentElement.style.setProperty("--zoom", String(zoom));
+}
+
 function main() {
   const data = JSON.parse(document.getElementById("puzzle-data").textContent);
+  const options = { ...DEFAULT_OPTIONS, ...(data.options || {}) };
+  setZoom(options.zoom);
+  document.getElementById("tools").hidden = !options.buttons;
   const params = new URLSearchParams(location.search);
   setDark(params.has("dark") ? params.get("dark") !== "0" : Boolean(data.dark));
   document.getElementById("theme").addEventListener("click", () =>
@@ -360,6 +463,7 @@ function main() {
   if ((data.k || 1) > 1) document.getElementById("per-unit").textContent = String(data.k);
   const board = document.getElementById("board");
   const game = new Game(data, board);
+  document.getElementById("tool-reset").addEventListener("click", () => game.clear());
   window.queensGame = game; // for people poking at the page from the devtools console
   setInterval(() => { if (!game.solved) game.tick(); }, 250);
   drawExamples(document.getElementById("examples"), data.colours.length >= 5 ? data.colours : REGION_FALLBACK);

@@ -1,0 +1,472 @@
+"""The practice page's options (what real Queens pages do that a tool must survive) and a practice
+server that bad requests cannot hurt.
+
+The first part talks HTTP to a real server on loopback; the second shows each option on screen in
+one real Chromium on Xvfb (tests/live.py fixtures) and clicks it with pyautogui, as the tool does.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from conftest import require_tool
+from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+
+from autosolve.cli import main
+from autosolve.practice.server import REGION_COLOURS, PageOptions, PracticeServer
+from solver.errors import QueensError
+from solver.puzzle import Puzzle
+
+# A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
+FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
+FIVE_ANSWER = [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3)]
+EMPTY_FIVE = ["....."] * 5
+
+
+def report_body(seq: object = 1, **extra: object) -> dict[str, object]:
+    return {"session": "s1", "seq": seq, "states": EMPTY_FIVE, "solved": False, "moves": 1, **extra}
+
+
+def post(
+    server: PracticeServer, body: bytes | str, headers: dict[str, str] | None = None
+) -> tuple[int, dict]:
+    """POST raw `body` to /api/state with `headers` (default: JSON, no Origin)."""
+    data = body.encode() if isinstance(body, str) else body
+    if headers is None:
+        headers = {"Content-Type": "application/json"}
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    try:
+        connection.request("POST", "/api/state", data, headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+# --- options: checked, embedded in the page, reported back -----------------------------------
+
+
+def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
+    with PracticeServer(FIVE) as default, PracticeServer(
+        FIVE, win_screen="replace", win_delay_ms=600, drop_gap_ms=80, thin_borders=True, zoom=1.5,
+        buttons=True, input_mode="click",
+    ) as custom:
+        assert default.puzzle_json()["options"] == PageOptions().to_json()
+        assert PageOptions().win_screen == "dialog"  # as on the real page
+        page = custom.render_index().decode()
+    expected = {"win_screen": "replace", "win_delay_ms": 600, "drop_gap_ms": 80, "thin_borders": True,
+                "zoom": 1.5, "buttons": True, "input_mode": "click"}
+    embedded = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0])
+    assert embedded["options"] == expected
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("win_screen", "popup", "win screen 'popup'"),
+        ("input_mode", "touch", "input mode"),
+        ("zoom", 7, "zoom 7"),
+        ("zoom", 0.25, "0.5 to 2"),
+        ("zoom", float("nan"), "zoom nan"),
+        ("win_delay_ms", -1, "win delay -1"),
+        ("drop_gap_ms", 1.5, "drop gap 1.5"),
+        ("thin_borders", "yes", "thin_borders 'yes'"),
+    ],
+)
+def test_bad_options_are_refused_in_one_line(option, value, message):
+    with pytest.raises(QueensError, match=message) as refused:
+        PracticeServer(FIVE, **{option: value})
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--zoom", "7"], "zoom 7"), (["--size", "0"], "--size 0"), (["--win-screen", "modal"], "win screen")],
+)
+def test_the_command_refuses_bad_options_and_size_zero_with_exit_2(args, message, capsys):
+    status = main(["practice", "--no-open", "--seed", "1", *args])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_the_page_reports_dropped_presses_and_the_win_screen():
+    with PracticeServer(FIVE) as server:
+        status, _ = post(server, json.dumps(report_body(dropped=3, win_shown=True)))
+        state = server.state()
+        _, _ = post(server, json.dumps(report_body(2, win_shown="yes")))  # not True: not shown
+        later = server.state()
+    assert status == 200 and state.dropped == 3 and state.win_shown is True
+    assert later.win_shown is False and server.state().to_json()["dropped"] == 0
+
+
+# --- hardening: bad reports, stalled and reset connections, other origins --------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"session": "s1", "seq": 1e999, "states": ["....."]}',
+        '{"session": "s1", "seq": Infinity, "states": []}',
+        '{"session": "s1", "seq": NaN}',
+        json.dumps(report_body(10**400)),
+        json.dumps(report_body(1, moves=-1e308)),
+        "[" * 30_000 + "]" * 30_000,
+        '{"a": ' * 20_000 + "1" + "}" * 20_000,
+        b"\xff\xfe{}",
+    ],
+    ids=["1e999", "Infinity", "NaN", "huge-int", "huge-moves", "deep-list", "deep-object", "not-utf8"],
+)
+def test_reports_the_parser_cannot_take_are_a_400_not_a_crash(body, capsys):
+    with PracticeServer(FIVE) as server:
+        status, answer = post(server, body)
+        good, _ = post(server, json.dumps(report_body()))  # and the server still serves
+    assert status == 400 and "error" in answer
+    assert good == 200
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_client_that_resets_the_connection_leaves_no_traceback(capsys):
+    with PracticeServer(FIVE) as server:
+        for _ in range(3):
+            client = socket.create_connection((server.host, server.port), timeout=5)
+            client.sendall(b"POST /api/state HTTP/1.1\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 500\r\n\r\n{\"seq\": 1")
+            time.sleep(0.05)  # the handler is now reading the body
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            client.close()  # SO_LINGER 0: the close is a reset (RST), not a goodbye
+        time.sleep(0.2)
+        good, _ = post(server, json.dumps(report_body()))
+    assert good == 200
+    assert capsys.readouterr().err == ""
+
+
+def test_stalled_connections_time_out_and_hold_at_most_the_connection_limit():
+    server = PracticeServer(FIVE)
+    server.request_timeout, server.max_connections = 1.0, 4
+    threads_before = threading.active_count()
+    stalled: list[socket.socket] = []
+    with server:
+        try:
+            for _ in range(12):  # connect and say nothing
+                stalled.append(socket.create_connection((server.host, server.port), timeout=5))
+            time.sleep(0.3)
+            threads_held = threading.active_count() - threads_before - 1  # - the serving thread
+            refused = [_read_all(sock) for sock in stalled[4:]]
+            time.sleep(1.5)  # past the time limit: the first four are let go
+            dropped_by_server = [_read_all(sock) for sock in stalled[:4]]
+            status, _ = post(server, json.dumps(report_body()))
+        finally:
+            for sock in stalled:
+                sock.close()
+    assert threads_held <= 4
+    assert all(answer.startswith(b"HTTP/1.0 503") for answer in refused)
+    assert not any(answer.startswith(b"HTTP/1.0 200") for answer in dropped_by_server)
+    assert status == 200
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    sock.settimeout(3)
+    chunks = []
+    try:
+        while chunk := sock.recv(4096):
+            chunks.append(chunk)
+    except OSError:
+        pass
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Content-Type": "application/json", "Origin": "https://evil.example"}, 403),
+        ({"Content-Type": "application/json", "Origin": "null"}, 403),
+        ({"Content-Type": "application/json", "Origin": "http://127.0.0.1:1"}, 403),  # another port
+        ({"Content-Type": "text/plain"}, 415),  # what a cross-site form or no-cors fetch can send
+        ({"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://evil.example"}, 403),
+        ({}, 415),
+        ({"Content-Type": "application/json; charset=utf-8", "Origin": "http://localhost:{port}"}, 200),
+        ({"Content-Type": "application/json", "Origin": "http://127.0.0.1:{port}"}, 200),
+        ({"Content-Type": "application/json"}, 200),  # no Origin: a test or curl on this machine
+    ],
+)
+def test_only_json_from_the_page_itself_may_write_the_state(headers, status):
+    with PracticeServer(FIVE) as server:
+        filled = {key: value.format(port=server.port) for key, value in headers.items()}
+        answer, _ = post(server, json.dumps(report_body(moves=7)), filled)
+        written = server.state().reports == 1
+    assert answer == status
+    assert written == (status == 200)
+
+
+# --- the options on screen: one Chromium on Xvfb, clicked with pyautogui -----------------------
+
+PALETTE = np.array([int(colour[1:], 16) for colour in REGION_COLOURS])
+
+
+@contextmanager
+def shown(browser, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:  # noqa: F811
+    """The page in `browser`, reported and painted; no vision needed (thin borders and zoom are
+    what the reader may not take yet), the board is found by its palette colours."""
+    with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
+        browser.open(server.url)
+        try:
+            server.wait_for_page(timeout=20)
+            wait_for_board_box(browser)
+            yield server
+        finally:
+            browser.open("about:blank")
+
+
+def wait_for_board_box(browser, timeout: float = 10.0) -> None:  # noqa: F811
+    """Wait until the Queens window is up and shows a board."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if board_box(grab(browser)[0]) is not None:
+                return
+        except QueensError:  # no Queens window yet (the tab is still loading)
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("the practice page did not show its board")
+        time.sleep(0.1)
+
+
+def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:  # noqa: F811
+    """The Queens window's pixels (RGB) and the screen position of its top-left pixel."""
+    from capture import Desktop
+
+    with Desktop(browser.display) as desktop:
+        frame = desktop.grab_window(desktop.find_window("Queens"))
+    return np.array(frame.pixels), (frame.left, frame.top)
+
+
+def palette_mask(pixels: np.ndarray) -> np.ndarray:
+    rgb = pixels.astype(np.int64)
+    return np.isin(rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2], PALETTE)
+
+
+def board_box(pixels: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x, y, width, height) of the main board: the first tall run of rows full of palette colour
+    (the small example boards further down are narrower and come later)."""
+    mask = palette_mask(pixels)
+    rows = np.nonzero(mask.sum(axis=1) > 60)[0]
+    if len(rows) == 0:
+        return None
+    gaps = np.nonzero(np.diff(rows) > 8)[0]
+    top, bottom = rows[0], rows[gaps[0]] if len(gaps) else rows[-1]
+    cols = np.nonzero(mask[top : bottom + 1].any(axis=0))[0]
+    return int(cols[0]), int(top), int(cols[-1] - cols[0] + 1), int(bottom - top + 1)
+
+
+def cell_centre(
+    box: tuple[int, int, int, int], n: int, cell: tuple[int, int], at: tuple[int, int]
+) -> tuple[int, int]:
+    """The screen point at the centre of `cell` of the board at `box` in a window grabbed at `at`."""
+    x, y, w, h = box
+    return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
+
+
+def clicker(browser):  # noqa: F811
+    """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
+    from actuator.clicker import load_pyautogui
+
+    gui = load_pyautogui(browser.display)
+    gui.PAUSE = 0
+    gui.FAILSAFE = False
+    return gui
+
+
+def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int, int]], n: int) -> None:  # noqa: F811
+    pixels, at = grab(browser)
+    box = board_box(pixels)
+    assert box is not None
+    gui = clicker(browser)
+    for cell in puzzle_answer:
+        gui.click(*cell_centre(box, n, cell, at), clicks=2, interval=0.05)
+    server.wait_for(solved=True, timeout=10)
+
+
+def test_the_win_dialog_covers_the_board_cells_and_closing_it_shows_the_board(browser):  # noqa: F811
+    with practice_page(browser, FIVE, win_screen="dialog", win_delay_ms=300) as server:
+        pixels, at = grab(browser)
+        box = board_box(pixels)
+        assert box is not None
+        x, y, w, h = box
+        before = palette_mask(pixels[y : y + h, x : x + w]).mean()
+        press_answer(browser, server, FIVE_ANSWER, 5)
+        assert not server.state().win_shown  # the page animates first (win_delay_ms)
+        server.wait_for(lambda s: s.win_shown, timeout=5)
+        covered = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
+        # the close button: 8 px in from the card's corner, the card 6% in from the board's
+        gui = clicker(browser)
+        gui.click(at[0] + x + int(w * 0.94) - 24, at[1] + y + int(h * 0.06) + 24)
+        closed = server.wait_for(lambda s: not s.win_shown, timeout=5)
+        time.sleep(0.2)
+        again = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
+    assert before > 0.7  # the board: region colours almost everywhere
+    assert covered < 0.05  # the card and the dimmed backdrop: no region colour left
+    assert closed.solved and again > 0.6
+
+
+def test_replace_hides_the_board_and_none_leaves_it(browser):  # noqa: F811
+    seen = {}
+    for kind in ("replace", "none"):
+        with practice_page(browser, FIVE, win_screen=kind) as server:
+            pixels, _ = grab(browser)
+            x, y, w, h = board_box(pixels)
+            press_answer(browser, server, FIVE_ANSWER, 5)
+            if kind == "replace":
+                server.wait_for(lambda s: s.win_shown, timeout=5)
+            else:
+                time.sleep(0.3)
+            board_colour = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
+            seen[kind] = (server.state().win_shown, board_colour)
+    assert seen["replace"][0] and seen["replace"][1] < 0.05
+    assert not seen["none"][0] and seen["none"][1] > 0.6
+
+
+@pytest.mark.parametrize("input_mode", ["pointer", "click"])
+def test_two_clicks_zero_ms_apart_on_one_cell_leave_a_queen(browser, input_mode):  # noqa: F811
+    with practice_page(browser, FIVE, input_mode=input_mode) as server:
+        pixels, at = grab(browser)
+        box = board_box(pixels)
+        clicker(browser).click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
+        state = server.wait_for(lambda s: s.moves >= 2, timeout=5)
+        time.sleep(0.2)  # a third press (the dblclick taken as one) would show up by now
+    assert server.state().moves == 2 and state.states[2][2] == "Q" and state.dropped == 0
+
+
+def test_a_busy_page_drops_a_second_quick_press(browser):  # noqa: F811
+    with practice_page(browser, FIVE, drop_gap_ms=250) as server:
+        pixels, at = grab(browser)
+        gui = clicker(browser)
+        gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
+        quick = server.wait_for(lambda s: s.dropped == 1, timeout=5)
+        time.sleep(0.3)
+        gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at))
+        slow = server.wait_for(lambda s: s.moves == 2, timeout=5)
+    assert quick.states[2][2] == "x" and quick.moves == 1
+    assert slow.states[2][2] == "Q" and slow.dropped == 1
+
+
+def _line_widths(pixels: np.ndarray, box: tuple[int, int, int, int]) -> list[int]:
+    """Widths of the dark runs along the board's middle row, inside its frame."""
+    x, y, w, h = box
+    row = pixels[y + h // 2 + 3, x : x + w].astype(int).sum(axis=1)  # off any line crossing
+    # Region borders: black (thick) or 70% black (thin), sums below 240; cell lines are 35% black
+    # over a region colour, sums above 300.
+    dark = row < 260
+    edges = np.diff(np.concatenate([[0], dark.astype(int), [0]]))
+    return list(np.nonzero(edges == -1)[0] - np.nonzero(edges == 1)[0])
+
+
+def test_thin_borders_are_one_pixel(browser):  # noqa: F811
+    widths = {}
+    for thin in (False, True):
+        with shown(browser, FIVE, thin_borders=thin):
+            pixels, _ = grab(browser)
+            widths[thin] = _line_widths(pixels, board_box(pixels))
+    assert widths[False] and set(widths[False]) == {3}
+    assert widths[True] and set(widths[True]) == {1}
+
+
+def test_buttons_sit_right_under_the_board_about_a_cell_in_size(browser):  # noqa: F811
+    found = {}
+    for buttons in (False, True):
+        with shown(browser, FIVE, buttons=buttons):
+            pixels, _ = grab(browser)
+            x, y, w, h = board_box(pixels)
+            below = pixels[y + h + 2 : y + h + 60, x - 40 : x + w + 40].astype(int)
+            # columns with a tall run of the buttons' grey (anti-aliased text has a pixel or two)
+            grey = (np.abs(below - (0xE6, 0xE6, 0xE6)).sum(axis=2) < 6).sum(axis=0) >= 12
+            edges = np.diff(np.concatenate([[0], grey.astype(int), [0]]))
+            runs = np.nonzero(edges == -1)[0] - np.nonzero(edges == 1)[0]
+            found[buttons] = [int(width) for width in runs if width > 4]  # not an edge's anti-aliasing
+    assert found[False] == []
+    assert len(found[True]) == 5 and all(28 <= width <= 36 for width in found[True])
+
+
+def test_zoom_scales_the_board_as_browser_zoom_does(browser):  # noqa: F811
+    sizes = {}
+    for zoom in (0.5, 1.0, 1.5):
+        with shown(browser, FIVE, zoom=zoom):
+            sizes[zoom] = board_box(grab(browser)[0])[2]
+    # 5 cells of 56 CSS px (the region colours, inside the frame): 280 px at 100%.
+    assert sizes[1.0] == 280
+    assert sizes[0.5] == pytest.approx(140, abs=2) and sizes[1.5] == pytest.approx(420, abs=2)
+
+
+# --- the same in Firefox ---------------------------------------------------------------------
+
+# A fresh profile that opens no first-run pages and calls no Mozilla service (loopback only).
+FIREFOX_PREFS = {
+    "browser.shell.checkDefaultBrowser": False, "browser.startup.homepage_override.mstone": "ignore",
+    "datareporting.policy.dataSubmissionEnabled": False, "toolkit.telemetry.reportingpolicy.firstRun": False,
+    "browser.aboutwelcome.enabled": False, "app.update.disabledForTesting": True,
+    "app.normandy.enabled": False,
+    "network.captive-portal-service.enabled": False, "network.connectivity-service.enabled": False,
+    "browser.safebrowsing.malware.enabled": False, "browser.safebrowsing.phishing.enabled": False,
+    "browser.safebrowsing.downloads.enabled": False, "extensions.update.enabled": False,
+    "services.settings.server": "http://127.0.0.1:9/", "browser.zoom.siteSpecific": False,
+}
+
+
+@contextmanager
+def firefox(display: str, url: str) -> Iterator[None]:
+    """Firefox ESR showing `url` on `display`, with a fresh profile deleted afterwards."""
+    binary = shutil.which("firefox-esr") or shutil.which("firefox")
+    require_tool(binary is not None, "Firefox")
+    profile = tempfile.mkdtemp(prefix="practice-firefox-")
+    with open(os.path.join(profile, "user.js"), "w") as prefs:
+        for key, value in FIREFOX_PREFS.items():
+            prefs.write(f"user_pref({json.dumps(key)}, {json.dumps(value)});\n")
+    process = subprocess.Popen(
+        [binary, "--no-remote", "--new-instance", "--profile", profile, "-width", "1000", "-height", "900",
+         url],
+        env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        yield
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class _Screen:
+    """What `grab` and `clicker` need of a browser: its display."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+
+
+@pytest.mark.parametrize("input_mode", ["pointer", "click"])
+def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(xvfb, input_mode):  # noqa: F811
+    screen = _Screen(xvfb.display)
+    with PracticeServer(FIVE, input_mode=input_mode) as server, firefox(xvfb.display, server.url):
+        server.wait_for_page(timeout=40)
+        wait_for_board_box(screen, timeout=20)
+        pixels, at = grab(screen)
+        clicker(screen).click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
+        state = server.wait_for(lambda s: s.moves >= 2, timeout=5)
+        time.sleep(0.2)
+    assert server.state().moves == 2 and state.states[2][2] == "Q" and state.dropped == 0
