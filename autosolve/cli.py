@@ -9,15 +9,23 @@ is ``queens-autosolve run ...``.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import math
+import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from solver.errors import QueensError
 
 PROG = "queens-autosolve"
 COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena")
 _HELP = {"-h", "--help", "--version"}
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -58,15 +66,152 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk shows here, while we can still report it
+        return status
     except QueensError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except MemoryError:
+        return _fail("out of memory; try a smaller board or image")
+    except OSError as exc:
+        if not _is_output_error(exc):
+            raise
+        _silence_stdout()
+        return _fail(f"cannot write the output ({exc.strerror or exc}); check where standard output goes")
+    except Exception as exc:
+        if not _is_image_too_large(exc):
+            raise
+        return _fail(f"{getattr(args, 'image', None) or 'image'}: {_too_large_text(exc)}")
+
+
+def _fail(message: str) -> int:
+    """Report a user error as one line on stderr; the exit status is 2."""
+    print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def _is_output_error(exc: OSError) -> bool:
+    """True when the OSError came from writing standard output (a full disk, an I/O error):
+    such errors name no file, and they are the ones only a write can give. Any other OSError is
+    a bug: the command should have reported it with the file it was about."""
+    return exc.filename is None and exc.errno in _WRITE_ERRNOS
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush at exit cannot fail again
+    (the Python docs' recipe for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _is_image_too_large(exc: Exception) -> bool:
+    """Pillow refuses images so large they could be decompression bombs; its error is not an
+    OSError, so the image loaders let it through. Checked without importing Pillow."""
+    image = sys.modules.get("PIL.Image")
+    return image is not None and isinstance(exc, image.DecompressionBombError)
+
+
+def _too_large_text(exc: Exception) -> str:
+    return (f"image too large to open safely ({exc.__class__.__name__}: {str(exc).split(',')[0]}); "
+            "crop or scale the screenshot down")
+
+
+class Stopped(QueensError):
+    """A command ran past its --timeout."""
+
+
+class Work:
+    """What a command is doing now (``solving puzzle 3 (35x35)``), for the message when the
+    time runs out and for the progress line: on a terminal, a step that takes more than two
+    seconds shows its name and time on stderr, rewritten every second and wiped when it ends
+    (so it never mixes with the command's own output)."""
+
+    DELAY = 2.0  # quick steps show nothing
+
+    def __init__(self, doing: str, *, show: bool) -> None:
+        self.doing = doing
+        self._started = time.monotonic()
+        self._active = False
+        self._shown = False
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True) if show else None
+        if self._thread is not None:
+            self._thread.start()
+
+    @contextmanager
+    def step(self, doing: str) -> Iterator[None]:
+        """Name the work done inside (for the progress line and the timeout message)."""
+        with self._lock:
+            self.doing, self._started, self._active = doing, time.monotonic(), True
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active = False
+                self._wipe()
+
+    def _tick(self) -> None:
+        while not self._closed.wait(0.25):
+            with self._lock:
+                elapsed = time.monotonic() - self._started
+                if self._active and elapsed >= self.DELAY:
+                    sys.stderr.write(f"\r\033[K{self.doing}: {elapsed:.0f} s (Ctrl-C stops)")
+                    sys.stderr.flush()
+                    self._shown = True
+
+    def _wipe(self) -> None:
+        if self._shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self._shown = False
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._wipe()
+
+
+@contextmanager
+def time_limit(seconds: float | None, doing: str, *, progress: bool = True) -> Iterator[Work]:
+    """Stop the work inside with `Stopped` after `seconds` (None: no limit); name its steps
+    with `Work.step` for the progress line (shown unless `progress` is off) and the message.
+
+    The limit is a SIGALRM timer, so it reaches into pure-Python loops (the solver, the
+    generator, game search) without them polling a clock; it needs the main thread (Unix).
+    """
+    if seconds is not None and not seconds > 0:
+        raise QueensError(f"--timeout {seconds:g}: give a positive number of seconds (0: no limit)")
+    if seconds is not None and math.isinf(seconds):
+        seconds = None
+    work = Work(doing, show=progress and sys.stderr is not None and sys.stderr.isatty())
+    use_alarm = seconds is not None and threading.current_thread() is threading.main_thread()
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise Stopped(f"stopped after {seconds:g} s: {work.doing}; raise --timeout or choose a smaller size")
+
+    previous = signal.signal(signal.SIGALRM, stop) if use_alarm else None
+    if use_alarm:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield work
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        work.close()
 
 
 if __name__ == "__main__":

@@ -16,11 +16,17 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, AnyStr
 
 from solver.errors import PuzzleFormatError
-from solver.puzzle import Cell, Puzzle, Rule, default_label
+from solver.puzzle import MAX_SIZE, Cell, Puzzle, Rule, default_label
 
 PUZZLINK = re.compile(r"p\?starbattle/(\d+)/(\d+)/(\d+)/([0-9a-v]+)", re.IGNORECASE)
+# Anything that looks like a puzz.link Star Battle address, well formed or not, so that a
+# broken one gets a message about the URL rather than "no such file".
+PUZZLINK_LIKE = re.compile(r"puzz\.link|p\?starbattle", re.IGNORECASE)
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # far above any puzzle collection (10-2-expert: 5718 puzzles, 0.7 MB)
+MAX_DIGITS = 6  # numbers in headers and URLs: far above any board, far below int()'s 4300-digit limit
 _B32 = "0123456789abcdefghijklmnopqrstuv"
 _KNOWN_KEYS = {"n", "k", "given", "rule"}
 
@@ -35,17 +41,69 @@ class _Block:
 
 def read_puzzles(source: str) -> list[Puzzle]:
     """Every puzzle in a file path, a puzz.link URL, or ``-`` (standard input)."""
-    if PUZZLINK.search(source):
-        return [parse_puzzlink(source)]
     if source == "-":
-        return parse_puzzles(sys.stdin.read(), "<stdin>")
+        return parse_puzzles(read_text(source), "<stdin>")
     path = Path(source)
-    if not path.exists():
-        raise PuzzleFormatError(f"{source}: no such file (give a puzzle file, a puzz.link URL or -)")
+    exists = _exists(path)
+    if PUZZLINK_LIKE.search(source) and not exists:
+        return [parse_puzzlink(source)]
+    if not exists:
+        raise PuzzleFormatError(
+            f"{_clip(source, 80)}: no such file (give a puzzle file, a puzz.link URL or -)"
+        )
+    return parse_puzzles(read_text(source), source, default_name=path.stem)
+
+
+def read_text(source: str, what: str = "puzzle") -> str:
+    """The text of a file, or of standard input for ``-``: at most MAX_INPUT_BYTES of UTF-8.
+    PuzzleFormatError says what is wrong (missing, a folder, binary, too big, stdin closed)."""
+    if source == "-":
+        return _read_stdin()
+    path = Path(source)
+    if not _exists(path):
+        raise PuzzleFormatError(f"{_clip(source, 80)}: no such file (give a {what} file or -)")
     if path.is_dir():
-        raise PuzzleFormatError(f"{source}: is a folder; give a puzzle file")
-    data = path.read_bytes()
-    return parse_puzzles(decode_text(data, source), source, default_name=path.stem)
+        raise PuzzleFormatError(f"{source}: is a folder; give a {what} file")
+    try:
+        with path.open("rb") as stream:
+            data = _read_capped(stream, source)
+    except OSError as exc:
+        raise PuzzleFormatError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+    return decode_text(data, source)
+
+
+def _exists(path: Path) -> bool:
+    """Path.exists, except that a name the system refuses (too long, say) does not exist."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _read_stdin() -> str:
+    """Standard input as text, read as bytes when it can be (so the same checks apply as to
+    files); a text stream (tests, embedding) is taken as it is."""
+    if sys.stdin is None or sys.stdin.closed:
+        raise PuzzleFormatError("<stdin>: standard input is closed; pipe a puzzle in or give a FILE")
+    binary = getattr(sys.stdin, "buffer", None)
+    try:
+        if binary is None:
+            return _read_capped(sys.stdin, "<stdin>")
+        return decode_text(_read_capped(binary, "<stdin>"), "<stdin>")
+    except OSError as exc:
+        raise PuzzleFormatError(f"<stdin>: cannot read it ({exc.strerror or exc})") from None
+
+
+def _read_capped(stream: IO[AnyStr], source: str) -> AnyStr:
+    """At most MAX_INPUT_BYTES from `stream`; more is refused rather than read (``/dev/zero``
+    would otherwise fill the memory)."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise PuzzleFormatError(
+            f"{source}: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB; "
+            "not a puzzle file (split it if it is one)"
+        )
+    return data
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -127,9 +185,11 @@ def _parse_header(number: int, line: str, source: str) -> tuple[str, dict[str, s
 def _parse_given(value: str, where: str) -> list[Cell]:
     cells = []
     for part in filter(None, value.split(";")):
-        m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", part)
+        m = re.fullmatch(rf"\s*(-?\d{{1,{MAX_DIGITS}}})\s*,\s*(-?\d{{1,{MAX_DIGITS}}})\s*", part)
         if not m:
-            raise PuzzleFormatError(f"{where}: given={value!r}: expected row,col;row,col (0-based)")
+            raise PuzzleFormatError(
+                f"{where}: given={_clip(value)!r}: expected row,col;row,col (0-based, on the board)"
+            )
         cells.append((int(m.group(1)), int(m.group(2))))
     return cells
 
@@ -137,10 +197,17 @@ def _parse_given(value: str, where: str) -> list[Cell]:
 def _int_key(meta: dict[str, str], key: str, where: str) -> int | None:
     if key not in meta:
         return None
-    try:
-        return int(meta[key])
-    except ValueError:
-        raise PuzzleFormatError(f"{where}: {key}={meta[key]!r} is not a whole number") from None
+    value = meta[key]
+    if not re.fullmatch(rf"[+-]?\d{{1,{MAX_DIGITS}}}", value.strip()):
+        raise PuzzleFormatError(
+            f"{where}: {key}={_clip(value)!r} is not a whole number of up to {MAX_DIGITS} digits"
+        )
+    return int(value)
+
+
+def _clip(text: str, width: int = 40) -> str:
+    """`text` cut short for a message (a header value may be megabytes long)."""
+    return text if len(text) <= width else text[:width] + "..."
 
 
 def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:
@@ -152,6 +219,10 @@ def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:
     where = f"{source}:{first}"
     if not block.body:
         raise PuzzleFormatError(f"{where}: header with no board under it")
+    if len(block.body) > MAX_SIZE:
+        raise PuzzleFormatError(
+            f"{where}: board has {len(block.body)} rows; the solver takes boards up to {MAX_SIZE}x{MAX_SIZE}"
+        )
     tokens = any(len(line.split()) > 1 for _, line in block.body)
     rows = [line.split() if tokens else list(line) for _, line in block.body]
     n = len(rows)
@@ -163,7 +234,13 @@ def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:
     declared = _int_key(meta, "n", where)
     if declared is not None and declared != n:
         raise PuzzleFormatError(f"{where}: header says n={declared} but the board is {n}x{n}")
-    k = _int_key(meta, "k", where) or 1
+    k = _int_key(meta, "k", where)
+    if k is None:
+        k = 1
+    elif k < 1:
+        raise PuzzleFormatError(
+            f"{where}: k={k}: every row, column and region needs at least one queen; write k=1 or more"
+        )
     rule = meta.get("rule", "touch")
     given = _parse_given(meta["given"], where) if "given" in meta else []
     extra = {key: value for key, value in meta.items() if key not in _KNOWN_KEYS}
@@ -212,18 +289,26 @@ def parse_puzzlink(url: str) -> Puzzle:
     ones. Regions are the areas the borders enclose.
     """
     m = PUZZLINK.search(url)
+    shown = _clip(url, 80)
     if not m:
-        raise PuzzleFormatError(f"{url}: not a puzz.link Star Battle URL (p?starbattle/COLS/ROWS/STARS/...)")
+        raise PuzzleFormatError(
+            f"{shown}: not a whole puzz.link Star Battle URL: expected ...p?starbattle/COLS/ROWS/STARS/"
+            "BORDERS, the border data (digits 0-9, letters a-v) after the last /"
+        )
+    if any(len(m.group(i)) > MAX_DIGITS for i in (1, 2, 3)):
+        raise PuzzleFormatError(f"{shown}: numbers too long; boards go up to {MAX_SIZE}x{MAX_SIZE}")
     cols, rows, k = int(m.group(1)), int(m.group(2)), int(m.group(3))
     if cols != rows or cols == 0:
-        raise PuzzleFormatError(f"{url}: board is {cols}x{rows}; only square boards are puzzles here")
+        raise PuzzleFormatError(f"{shown}: board is {cols}x{rows}; only square boards are puzzles here")
+    if cols > MAX_SIZE:
+        raise PuzzleFormatError(f"{shown}: {cols}x{cols} board; the solver takes up to {MAX_SIZE}x{MAX_SIZE}")
     n = cols
     digits = m.group(4).lower()
     vertical_count, horizontal_count = (n - 1) * n, n * (n - 1)
     v_digits, h_digits = -(-vertical_count // 5), -(-horizontal_count // 5)
     if len(digits) < v_digits + h_digits:
         raise PuzzleFormatError(
-            f"{url}: border data has {len(digits)} digits, a {n}x{n} board needs {v_digits + h_digits}"
+            f"{shown}: border data has {len(digits)} digits, a {n}x{n} board needs {v_digits + h_digits}"
         )
     vertical = _unpack_bits(digits[:v_digits], vertical_count)
     horizontal = _unpack_bits(digits[v_digits : v_digits + h_digits], horizontal_count)
@@ -232,7 +317,7 @@ def parse_puzzlink(url: str) -> Puzzle:
     try:
         puzzle.validate()
     except PuzzleFormatError as exc:
-        raise PuzzleFormatError(f"{url}: {exc}") from None
+        raise PuzzleFormatError(f"{shown}: {exc}") from None
     return puzzle
 
 

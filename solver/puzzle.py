@@ -19,6 +19,10 @@ from solver.errors import PuzzleFormatError
 Cell = tuple[int, int]
 Rule = Literal["touch", "diagonal"]
 RULES: tuple[Rule, ...] = ("touch", "diagonal")
+# The largest board accepted. Measured: the solver's masks grow as n**4 bits (a 100x100 board
+# takes 55 MB and solves its easy cases in under a second; 150x150 takes 220 MB; 400x400 runs
+# out of memory), and no published Queens or Star Battle board comes near 100.
+MAX_SIZE = 100
 
 # Labels for regions we name ourselves (generator, vision): one character each.
 DEFAULT_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -202,6 +206,8 @@ class Puzzle:
         n, k = self.n, self.k
         if n == 0:
             raise PuzzleFormatError("the board is empty")
+        if n > MAX_SIZE:
+            raise PuzzleFormatError(f"the board is {n}x{n}; the solver takes up to {MAX_SIZE}x{MAX_SIZE}")
         for r, row in enumerate(self.regions):
             if len(row) != n:
                 raise PuzzleFormatError(

@@ -28,7 +28,7 @@ import time
 from collections.abc import Hashable, Iterator
 from typing import NamedTuple
 
-from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
 from twoplayer.players import Player, RandomPlayer, SearchPlayer
 from twoplayer.search import AlphaBeta, BudgetExceeded, Limit, SearchResult, solve
 
@@ -243,7 +243,7 @@ class AmazonsGame:
         """A move written ``a4-c4/c2`` (also ``a4c4c2`` or ``a4 c4 c2``) that is legal now."""
         names = _SQUARE.findall(text.lower())
         if len(names) != 3 or re.sub(r"[a-f][1-6]|[-/x() ]", "", text.lower().strip()):
-            raise IllegalMoveError(f"{text.strip()!r} is not a move; write from-to/arrow, e.g. a4-c4/c2")
+            raise IllegalMoveError(f"{quoted(text)} is not a move; write from-to/arrow, e.g. a4-c4/c2")
         frm, to, arrow = (square_of(f + r) for f, r in names)
         if not self.queens[self.turn] >> frm & 1:
             side = "White" if self.turn == 0 else "Black"
@@ -286,21 +286,22 @@ class AmazonsGame:
     def _load(self, text: str) -> None:
         parts = text.split()
         if len(parts) != 2 or parts[1] not in ("w", "b"):
-            raise PositionError(f"{text!r}: expected RANKS SIDE, e.g. {START!r}")
+            raise PositionError(f"{quoted(text)}: expected RANKS SIDE, e.g. {START!r}")
         ranks = parts[0].split("/")
         if len(ranks) != SIZE:
-            raise PositionError(f"{text!r}: {len(ranks)} ranks, expected {SIZE} separated by '/'")
+            raise PositionError(f"{quoted(text)}: {len(ranks)} ranks, expected {SIZE} separated by '/'")
         for index, rank_text in enumerate(ranks):
             rank = SIZE - 1 - index
             file = 0
             for ch in rank_text:
-                if ch.isdigit():
+                if ch in "0123456789":  # not isdigit(): that takes '²', which int() refuses
                     file += int(ch)
                     continue
                 if ch not in "WBx" or file >= SIZE:
+                    shown = quoted(text)
                     raise PositionError(
-                        f"{text!r}: rank {rank + 1}: {ch!r} is not W, B, x or a digit"
-                        if ch not in "WBx" else f"{text!r}: rank {rank + 1} has more than {SIZE} squares")
+                        f"{shown}: rank {rank + 1}: {ch!r} is not W, B, x or a digit"
+                        if ch not in "WBx" else f"{shown}: rank {rank + 1} has more than {SIZE} squares")
                 bit = 1 << (STRIDE * rank + file)
                 if ch == "x":
                     self.arrows |= bit
@@ -308,7 +309,7 @@ class AmazonsGame:
                     self.queens[0 if ch == "W" else 1] |= bit
                 file += 1
             if file != SIZE:
-                raise PositionError(f"{text!r}: rank {rank + 1} has {file} squares, expected {SIZE}")
+                raise PositionError(f"{quoted(text)}: rank {rank + 1} has {file} squares, expected {SIZE}")
         self.turn = 0 if parts[1] == "w" else 1
 
     def __str__(self) -> str:

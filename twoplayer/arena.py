@@ -34,11 +34,8 @@ class MatchResult:
 
     def summary(self) -> str:
         elo, error = elo_difference(self.p1_wins, self.games)
-        sign = "+" if elo >= 0 else ""
-        if math.isfinite(elo):
-            elo_text = f"{sign}{elo:.0f} +/- {error:.0f}"
-        else:
-            elo_text = f"{sign}inf (one side won every game)"
+        elo_text = f"{elo_text_of(elo)} +/- {error:.0f}" if math.isfinite(elo) else (
+            f"{elo_text_of(elo)} (one side won every game)")
         speed = self.seconds_per_move
         return (
             f"{self.p1} {self.p1_wins} - {self.p2_wins} {self.p2} over {self.games} games; "
@@ -46,6 +43,18 @@ class MatchResult:
             f"seconds per move (mean/max): {self.p1} {speed[0]:.3f}/{self.slowest_move[0]:.3f}, "
             f"{self.p2} {speed[1]:.3f}/{self.slowest_move[1]:.3f}"
         )
+
+
+def elo_text_of(elo: float) -> str:
+    """An Elo difference as people write it: signed, whole, and no "-0" or "+-0".
+
+    >>> [elo_text_of(x) for x in (191.4, -0.0, -0.4, -35.6, float("inf"), -float("inf"))]
+    ['+191', '0', '0', '-36', '+inf', '-inf']
+    """
+    if math.isinf(elo):
+        return "+inf" if elo > 0 else "-inf"
+    whole = round(elo)
+    return f"{whole:+d}" if whole else "0"
 
 
 def elo_difference(wins: float, games: int) -> tuple[float, float]:

@@ -23,12 +23,14 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from math import isqrt
 
-from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
 from twoplayer.players import Player
 from twoplayer.terminal import Console, HumanPlayer, QuitGame, play_game
 
 Field = tuple[int, int]
-_FIELD = re.compile(r"^\s*\(?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?\s*$")
+# Up to 6 digits: more than any board, and int() never sees its 4300-digit limit.
+_FIELD = re.compile(r"^\s*\(?\s*(\d{1,6})\s*[, ]\s*(\d{1,6})\s*\)?\s*$")
+_SIZE = re.compile(r"\d{1,6}")
 MAX_SIZE = 10_000
 DRAW_LIMIT = 40  # wider boards are described, not drawn
 
@@ -200,8 +202,8 @@ class CornerGame:
     @classmethod
     def from_position(cls, text: str) -> CornerGame:
         parts = text.split()
-        if len(parts) != 4 or not parts[0].isdigit() or parts[2] not in ("0", "1"):
-            raise PositionError(f"{text!r}: expected 'N X,Y TURN START', e.g. '8 3,5 1 5,7'")
+        if len(parts) != 4 or not _SIZE.fullmatch(parts[0]) or parts[2] not in ("0", "1"):
+            raise PositionError(f"{quoted(text)}: expected 'N X,Y TURN START', e.g. '8 3,5 1 5,7'")
         n = int(parts[0])
         x, y = parse_field(parts[1], PositionError)
         start = parse_field(parts[3], PositionError)
@@ -234,7 +236,7 @@ class CornerGame:
 def parse_field(text: str, error: type[Exception] = IllegalMoveError) -> Field:
     m = _FIELD.match(text)
     if not m:
-        raise error(f"{text.strip()!r} is not a field; write it as x,y (column, row from the bottom)")
+        raise error(f"{quoted(text)} is not a field; write it as x,y (column, row from the bottom)")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -282,9 +284,9 @@ def _ask_size(console: Console) -> int:
         text = console.ask(f"Board size N (1..{MAX_SIZE}, q to quit): ")
         if text.lower() in ("q", "quit"):
             raise QuitGame
-        if text.isdigit() and 1 <= int(text) <= MAX_SIZE:
+        if _SIZE.fullmatch(text) and 1 <= int(text) <= MAX_SIZE:
             return int(text)
-        console.say(f"{text!r} is not a board size: give a whole number from 1 to {MAX_SIZE}")
+        console.say(f"{quoted(text)} is not a board size: give a whole number from 1 to {MAX_SIZE}")
 
 
 def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:

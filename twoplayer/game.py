@@ -21,6 +21,16 @@ from solver.errors import QueensError
 M = TypeVar("M")
 
 
+def quoted(text: str, width: int = 40) -> str:
+    """`text` in quotes for a message, cut short: what people type may be thousands of characters.
+
+    >>> quoted("r1c1"), quoted("1" * 50, 8)
+    ("'r1c1'", "'11111111...'")
+    """
+    text = text.strip()
+    return repr(text) if len(text) <= width else repr(text[:width] + "...")
+
+
 class IllegalMoveError(QueensError):
     """A move that does not parse, or is not legal in the current position."""
 

@@ -33,13 +33,14 @@ from typing import Literal
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, cells_of, default_label, geometry
 from solver.regions import random_regions
-from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome
+from twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
 from twoplayer.players import Player, RandomPlayer
 from twoplayer.search import AlphaBeta, Limit
 
 Mode = Literal["hard", "easy"]
 MODES: tuple[Mode, ...] = ("hard", "easy")
-_CELL = re.compile(r"^\s*r?\s*(\d+)\s*(?:c|,|\s)\s*(\d+)\s*$", re.IGNORECASE)
+# Up to 6 digits: more than any board, and int() never sees its 4300-digit limit.
+_CELL = re.compile(r"^\s*r?\s*(\d{1,6})\s*(?:c|,|\s)\s*(\d{1,6})\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class QueensGame:
         """A move written ``r3c5`` (or ``3,5``; 1-based row then column) that is legal now."""
         m = _CELL.match(text)
         if not m:
-            raise IllegalMoveError(f"{text.strip()!r} is not a cell; write it like r3c5 (row 3, column 5)")
+            raise IllegalMoveError(f"{quoted(text)} is not a cell; write it like r3c5 (row 3, column 5)")
         cell = (int(m.group(1)) - 1, int(m.group(2)) - 1)
         n = self.board.n
         if not (0 <= cell[0] < n and 0 <= cell[1] < n):
@@ -234,11 +235,11 @@ class QueensGame:
     def from_position(cls, text: str) -> QueensGame:
         parts = text.split()
         if len(parts) != 3:
-            raise PositionError(f"{text!r}: expected 'ROWS MODE MOVES' (e.g. 'AAB/ACB/CCB hard r1c1')")
+            raise PositionError(f"{quoted(text)}: expected 'ROWS MODE MOVES' (e.g. 'AAB/ACB/CCB hard r1c1')")
         rows, mode, moves = parts
         if mode not in MODES:
-            raise PositionError(f"mode {mode!r} is neither hard nor easy")
-        if rows.isdigit():
+            raise PositionError(f"mode {quoted(mode)} is neither hard nor easy")
+        if re.fullmatch(r"\d{1,6}", rows):
             n = int(rows)
             if not 1 <= n <= 16:
                 raise PositionError(f"board size {n} is out of range 1..16")

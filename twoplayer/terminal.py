@@ -40,8 +40,9 @@ class Console:
         out = self._stdout or sys.stdout
         out.write(prompt)
         out.flush()
-        line = (self._stdin or sys.stdin).readline()
-        if not line:
+        stream = self._stdin or sys.stdin
+        line = stream.readline() if stream is not None and not stream.closed else ""
+        if not line:  # end of input, or no input at all (stdin closed)
             self.say()
             raise QuitGame
         return line.strip()

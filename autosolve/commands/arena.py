@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from twoplayer import amazons, queens_game
 from twoplayer.arena import play_match
 from twoplayer.game import PositionError
+from twoplayer.players import Player
 from twoplayer.queens_game import QueensBoard, QueensGame
-from twoplayer.search import Limit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,14 +48,16 @@ def _common(p: argparse.ArgumentParser, choices: tuple[str, ...], p1: str, p2: s
     p.add_argument("--time", type=float, default=0.5, help="seconds per move for searching AIs (default 0.5)")
     p.add_argument("--seed", type=int, default=0, help="seed of boards and random players (default 0)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
+    add_timeout(p)
 
 
 def run_amazons(args: argparse.Namespace) -> int:
     _check_games(args.games)
     amazons.AmazonsGame(args.setup)  # a bad setup fails here, before any game
-    limit = Limit(time=args.time)
-    p1 = amazons.make_player(args.p1, args.seed, limit)
-    p2 = amazons.make_player(args.p2, args.seed + 1, limit)
+    limit = think_limit(args.time)
+    board = "the 6x6 board"
+    p1, p2 = (_timed(amazons.make_player(kind, args.seed + seat, limit), board, args)
+              for seat, kind in enumerate((args.p1, args.p2)))
     result = play_match(lambda _: amazons.AmazonsGame(args.setup), p1, p2, args.games,  # type: ignore[arg-type]
                         on_game=None if args.quiet else _report(args.p1, args.p2))
     print(result.summary())
@@ -63,11 +66,12 @@ def run_amazons(args: argparse.Namespace) -> int:
 
 def run_queens(args: argparse.Namespace) -> int:
     _check_games(args.games)
-    if not 1 <= args.size <= 16:
-        raise PositionError(f"board size {args.size} is out of range 1..16")
-    limit = Limit(time=args.time)
-    p1 = queens_game.make_player(args.p1, args.seed, limit)
-    p2 = queens_game.make_player(args.p2, args.seed + 1, limit)
+    if not 1 <= args.size <= QUEENS_MAX:
+        raise PositionError(f"board size {args.size} is out of range 1..{QUEENS_MAX}")
+    limit = think_limit(args.time)
+    board = f"a {args.size}x{args.size} board"
+    p1, p2 = (_timed(queens_game.make_player(kind, args.seed + seat, limit), board, args)
+              for seat, kind in enumerate((args.p1, args.p2)))
 
     def new_game(index: int) -> QueensGame:
         # Games 2k and 2k+1 share a map, so each map is played with both colourings and the
@@ -86,6 +90,11 @@ def run_bench(args: argparse.Namespace) -> int:
     for line in run_all():
         print(line, flush=True)
     return 0
+
+
+def _timed(player: Player, board: str, args: argparse.Namespace) -> TimedPlayer:
+    """`player` held to --timeout per move: perfect play on a big board would think for hours."""
+    return TimedPlayer(player, player.name, board, args.timeout or None)
 
 
 def _check_games(games: int) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import autosolve
+from autosolve.cli import time_limit
 from solver.bench import FileReport, bench_file, default_files, format_report, report_json
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
@@ -43,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seeds", type=int, default=5, metavar="N", help="with --generate: seeds 1..N per size (default 5)"
     )
+    parser.add_argument(
+        "--timeout", type=float, default=0.0, metavar="SECONDS",
+        help="give up after SECONDS in all (default 0: no limit; a benchmark takes as long as it takes)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -55,8 +60,12 @@ def _sizes(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.generate:
-        return run_generator(args)
+    with time_limit(args.timeout or None, "benchmarking", progress=False):
+        return run_generator(args) if args.generate else run_files(args)
+
+
+def run_files(args: argparse.Namespace) -> int:
+    """`bench FILES`: the solver's tables."""
     files = args.files or default_files(REPO)
     if not files:
         raise QueensError("no puzzle files: give FILE arguments, or add games/*.txt or ../shared/data")

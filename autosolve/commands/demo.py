@@ -11,8 +11,17 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from solver.errors import QueensError
+from solver.generate import check_size
+from solver.puzzle import Puzzle
+from solver.search import count_solutions
+
 if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
     from autosolve.demo import DemoOutcome
+
+# Boards the screen reader reads (vision.locate's MIN_N..MAX_N), kept here so that a bad
+# --size fails before OpenCV, Xvfb and Chromium start.
+MIN_N, MAX_N = 4, 30
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,9 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.puzzle is None:
+        check_playable_size(args.size)
     from autosolve.demo import demo_puzzle, run_demo
 
     puzzle = demo_puzzle(args.size, args.puzzle, args.seed)
+    if args.puzzle is not None:
+        check_playable(puzzle, args.puzzle)
 
     def show(outcome: DemoOutcome) -> None:
         if args.json:
@@ -50,3 +63,26 @@ def main(args: argparse.Namespace) -> int:
 
     outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show)
     return 0 if outcome.solved else 1
+
+
+def check_playable_size(n: int) -> None:
+    check_size(n)
+    if not MIN_N <= n <= MAX_N:
+        raise QueensError(f"--size {n}: the screen reader reads boards of {MIN_N}x{MIN_N} to {MAX_N}x{MAX_N}")
+
+
+def check_playable(puzzle: Puzzle, source: str) -> None:
+    """Refuse at once a puzzle the live solve cannot finish: the pipeline clicks only a unique
+    answer, and reads only boards of MIN_N..MAX_N cells a side (one queen per unit)."""
+    name = puzzle.name or source
+    if not MIN_N <= puzzle.n <= MAX_N:
+        raise QueensError(
+            f"{name}: {puzzle.n}x{puzzle.n}; the demo plays boards of {MIN_N}x{MIN_N} to {MAX_N}x{MAX_N}"
+        )
+    if puzzle.k != 1 or puzzle.rule != "touch":
+        raise QueensError(f"{name}: the demo plays LinkedIn Queens (k=1, rule=touch), not k={puzzle.k}, "
+                          f"rule={puzzle.rule}")
+    solutions = count_solutions(puzzle, limit=2)
+    if solutions != 1:
+        what = "has no solution" if solutions == 0 else "has more than one solution"
+        raise QueensError(f"{name}: {what}; the demo needs a puzzle with exactly one")

@@ -1,17 +1,24 @@
 """`queens-autosolve detect`: read the board in a screenshot and print what was seen: the puzzle in
-the text format and the cell states, or one JSON object; `--debug` draws the reading over the image.
+the text format and the cell states, or one JSON object; `--debug` draws the reading over the image
+(or, when no board could be read, the candidate cells vision found and why it gave up).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
+
+import numpy as np
 
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
-from vision import BoardReading, load_image, read_board
+from vision import BoardNotFound, BoardReading, load_image, read_board
+
+DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
+MAX_BLOBS_GROUPED = 3000  # group_boards compares every pair of blobs: beyond this, draw them ungrouped
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,17 +30,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("image", metavar="IMAGE", help="screenshot or photo of a board (PNG, JPEG, ...)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--debug", metavar="OUT.png", help="write the image with the reading drawn over it")
+    parser.add_argument("--debug", metavar="OUT.png",
+                        help="write the image (.png or .jpg) with the reading drawn over it; when no "
+                        "board is read, the candidate cells found and the reason")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    debug = check_debug_path(Path(args.debug)) if args.debug else None
     image = load_image(args.image)
-    reading = read_board(image)
-    if args.debug:
-        write_debug(image, reading, Path(args.debug))
+    try:
+        reading = read_board(image)
+    except BoardNotFound as exc:
+        if debug is not None:
+            write_picture(draw_failure(image, str(exc)), debug)
+        raise
+    if debug is not None:
+        from vision.debug import draw_reading
+
+        write_picture(draw_reading(image, reading), debug)
     print(json.dumps(reading_json(reading)) if args.json else describe(reading, Path(args.image).stem))
     return 0
+
+
+def check_debug_path(path: Path) -> Path:
+    """Refuse, before any work, a --debug path that cannot take a picture: a folder, another
+    extension, or a place that cannot be written."""
+    if path.is_dir():
+        raise QueensError(f"--debug {path}: is a folder; give a file name ending in .png or .jpg")
+    if path.suffix.lower() not in DEBUG_SUFFIXES:
+        raise QueensError(f"--debug {path}: the picture must be a .png or .jpg file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise QueensError(f"--debug {path}: folder {folder} does not exist")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise QueensError(f"--debug {path}: cannot write there (permission denied)")
+    return path
 
 
 def reading_json(reading: BoardReading) -> dict[str, object]:
@@ -64,11 +96,64 @@ def describe(reading: BoardReading, name: str) -> str:
     return "\n".join(lines)
 
 
-def write_debug(image, reading: BoardReading, path: Path) -> None:  # type: ignore[no-untyped-def]
+def write_picture(picture: np.ndarray, path: Path) -> None:
+    """Save an RGB picture; QueensError when it cannot be written."""
     import cv2
 
-    from vision.debug import draw_reading
+    try:
+        written = cv2.imwrite(str(path), np.ascontiguousarray(picture[:, :, ::-1]))
+    except cv2.error:
+        written = False
+    if not written:
+        raise QueensError(f"--debug {path}: cannot write the picture (check the folder and the extension)")
 
-    picture = draw_reading(image, reading)
-    if not cv2.imwrite(str(path), picture[:, :, ::-1]):
-        raise QueensError(f"{path}: cannot write the debug image (check the folder and the extension)")
+
+CANDIDATE = (255, 0, 200)  # blobs in the largest group: the board vision was closest to reading
+OTHER = (0, 160, 255)  # blobs in other groups
+LONE = (150, 150, 150)  # blobs in no group
+MESSAGE = (220, 0, 0)
+
+
+def draw_failure(image: np.ndarray, reason: str) -> np.ndarray:
+    """An RGB copy of `image` with the candidate cells vision found (the largest group in
+    magenta, other groups orange, lone blobs grey), their count and `reason` written on top."""
+    import cv2
+
+    from vision.locate import find_blobs, group_boards, light_mask
+    from vision.read import as_rgb
+    from vision.shades import shades_of
+
+    out = np.ascontiguousarray(as_rgb(image)).copy()
+    blobs = find_blobs(light_mask(shades_of(out)))
+    groups = group_boards(blobs) if len(blobs.boxes) <= MAX_BLOBS_GROUPED else []
+    groups.sort(key=len, reverse=True)
+    colours = np.full(len(blobs.boxes), -1)
+    for rank, members in enumerate(groups):
+        colours[members] = min(rank, 1)
+    palette = {-1: LONE, 0: CANDIDATE, 1: OTHER}
+    for (x0, y0, x1, y1), colour in zip(blobs.boxes.tolist(), colours.tolist()):
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), palette[colour], 2 if colour == 0 else 1)
+    found = f"{len(blobs.boxes)} candidate cells, {len(groups)} grid(s)"
+    largest = f", largest {len(groups[0])} cells" if groups else ""
+    _caption(out, [f"no board: {reason}", found + largest])
+    return out
+
+
+def _caption(out: np.ndarray, lines: list[str]) -> None:
+    """Lines of text at the top left, wrapped to the image width, on a white band so they read
+    on any image."""
+    import textwrap
+
+    import cv2
+
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = max(0.4, min(1.0, out.shape[1] / 1600))
+    (sample_width, _), _ = cv2.getTextSize("x" * 20, font, scale, 1)
+    per_line = max(10, int(20 * (out.shape[1] - 8) / sample_width))
+    wrapped = [part for line in lines for part in textwrap.wrap(line, per_line)]
+    height = int(28 * scale) + 4
+    for i, line in enumerate(wrapped):
+        y = height * (i + 1)
+        (w, _), _ = cv2.getTextSize(line, font, scale, 1)
+        cv2.rectangle(out, (0, y - height + 4), (min(out.shape[1] - 1, w + 8), y + 6), (255, 255, 255), -1)
+        cv2.putText(out, line, (4, y), font, scale, MESSAGE, 1, cv2.LINE_AA)

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
+import math
+from typing import Any
 
-from solver.formats import read_puzzles
+from autosolve.cli import time_limit
+from solver.formats import read_puzzles, read_text
 from twoplayer import amazons, queens_game
 from twoplayer.corner import corner_session
 from twoplayer.game import PositionError
+from twoplayer.players import Player
 from twoplayer.queens_game import QueensBoard, QueensGame
 from twoplayer.search import Limit
 from twoplayer.superqueen import SuperQueenBoard, shortest_path
 from twoplayer.terminal import Console, HumanPlayer, play_game
 
 HUMAN = "human"
+QUEENS_MAX = 16  # the Queens Game's boards go up to 16x16 (position strings, --plain, --size, --board)
+DEFAULT_TIMEOUT = 60.0  # seconds an AI may think about one move (perfect play can need hours)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,6 +90,39 @@ def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: st
     p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
     p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
     p.add_argument("--time", type=float, default=1.0, help="seconds per move for searching AIs (default 1)")
+    add_timeout(p)
+
+
+def add_timeout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop when an AI thinks longer than SECONDS about one move, or --analyse "
+                   f"about one board (default "
+                   f"{DEFAULT_TIMEOUT:g}; 0: no limit). Measured: the perfect Queens Game player "
+                   "takes 2 s on a plain 10x10 and had not finished after 40 s on a plain 12x12 or a "
+                   "16x16 region map")
+
+
+def think_limit(seconds: float) -> Limit:
+    """The searching AIs' --time per move; it must be a finite, positive number (NaN or inf
+    would let a search run forever)."""
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise PositionError(f"--time {seconds:g}: give a positive number of seconds per move")
+    return Limit(time=seconds)
+
+
+class TimedPlayer:
+    """An AI that must choose within `seconds` (None: no limit); past that the command stops
+    with a message saying who was thinking on what."""
+
+    def __init__(self, player: Player, seat: str, board: str, seconds: float | None) -> None:
+        self.player = player
+        self.name = player.name
+        self.doing = f"{seat} thinking about a move on {board}"
+        self.seconds = seconds
+
+    def choose(self, state: Any) -> Any:
+        with time_limit(self.seconds, self.doing) as work, work.step(self.doing):
+            return self.player.choose(state)
 
 
 # --- queens --------------------------------------------------------------------------------------
@@ -93,16 +130,18 @@ def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: st
 
 def run_queens(args: argparse.Namespace) -> int:
     if args.analyse:
-        return _analyse(args.analyse, args.mode, args.json)
+        return _analyse(args.analyse, args.mode, args.json, args.timeout or None)
     game = _queens_start(args)
     console = Console()
-    limit = Limit(time=args.time)
+    limit = think_limit(args.time)
+    names = [_seat_name(i, kind) for i, kind in enumerate((args.p1, args.p2))]
+    board = f"the {game.board.n}x{game.board.n} board"
     players = [
         HumanPlayer(f"Player {i + 1}", console) if kind == HUMAN
-        else queens_game.make_player(kind, _seed(args.seed, i), limit)
+        else TimedPlayer(queens_game.make_player(kind, _seed(args.seed, i), limit), names[i], board,
+                         args.timeout or None)
         for i, kind in enumerate((args.p1, args.p2))
     ]
-    names = [_seat_name(i, kind) for i, kind in enumerate((args.p1, args.p2))]
     console.say(f"Queens Game, {game.board.n}x{game.board.n}, {game.board.mode} mode. "
                 "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
     play_game(game, players, names, console)  # type: ignore[arg-type]
@@ -111,9 +150,12 @@ def run_queens(args: argparse.Namespace) -> int:
 
 def _queens_start(args: argparse.Namespace) -> QueensGame:
     if args.position:
-        return QueensGame.from_position(args.position)
+        game = QueensGame.from_position(args.position)
+        _check_size(game.board.n)
+        return game
     if args.board:
         puzzle = read_puzzles(args.board)[0]
+        _check_size(puzzle.n)
         return QueensGame(QueensBoard.from_puzzle(puzzle, args.mode))
     if args.plain is not None:
         _check_size(args.plain)
@@ -123,14 +165,19 @@ def _queens_start(args: argparse.Namespace) -> QueensGame:
 
 
 def _check_size(n: int) -> None:
-    if not 1 <= n <= 16:
-        raise PositionError(f"board size {n} is out of range 1..16")
+    if not 1 <= n <= QUEENS_MAX:
+        raise PositionError(f"board size {n} is out of range 1..{QUEENS_MAX}")
 
 
-def _analyse(source: str, mode: str, as_json: bool) -> int:
-    for puzzle in read_puzzles(source):
+def _analyse(source: str, mode: str, as_json: bool, timeout: float | None) -> int:
+    puzzles = read_puzzles(source)
+    for puzzle in puzzles:
+        _check_size(puzzle.n)
+    for puzzle in puzzles:
         game = QueensGame(QueensBoard.from_puzzle(puzzle, mode))  # type: ignore[arg-type]
-        result = queens_game.analyse(game)
+        doing = f"analysing {puzzle.name or 'the board'} ({puzzle.n}x{puzzle.n})"
+        with time_limit(timeout, doing) as work, work.step(doing):
+            result = queens_game.analyse(game)
         if as_json:
             print(json.dumps(result.as_json()))
             continue
@@ -170,9 +217,11 @@ def run_amazons(args: argparse.Namespace) -> int:
         print(amazons.perft(game, args.perft))
         return 0
     console = Console()
-    limit = Limit(time=args.time)
+    limit = think_limit(args.time)
     players = [
-        HumanPlayer(name, console) if kind == HUMAN else amazons.make_player(kind, _seed(args.seed, i), limit)
+        HumanPlayer(name, console) if kind == HUMAN
+        else TimedPlayer(amazons.make_player(kind, _seed(args.seed, i), limit), name, "the 6x6 board",
+                         args.timeout or None)
         for i, (name, kind) in enumerate((("White", args.p1), ("Black", args.p2)))
     ]
     console.say("Amazons 6x6. A move is from-to/arrow, e.g. a4-c4/c2; 'moves' lists them.")
@@ -187,7 +236,7 @@ def run_superqueen(args: argparse.Namespace) -> int:
     if args.random is not None:
         board = SuperQueenBoard.random(args.random, args.density, args.seed)
     elif args.board:
-        board = SuperQueenBoard.parse(_read_text(args.board), args.board)
+        board = SuperQueenBoard.parse(read_text(args.board, "board"), args.board)
     else:
         raise PositionError("give a board: --board FILE, or --random N [--density P --seed S]")
     print(board)
@@ -199,16 +248,6 @@ def run_superqueen(args: argparse.Namespace) -> int:
     print(f"minimum moves: {result.moves}")
     print(result.render(board))
     return 0
-
-
-def _read_text(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    try:
-        return Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PositionError(f"{source}: cannot read the board ({reason})") from None
 
 
 def _seed(seed: int | None, seat: int) -> int | None:

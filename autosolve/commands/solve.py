@@ -1,5 +1,5 @@
-"""`queens-autosolve solve`: solve every puzzle in a file, a puzz.link URL, standard input or a
-screenshot, and print the answers (grids, JSON Lines, or the deductions step by step)."""
+"""`queens-autosolve solve`: solve every puzzle in files, puzz.link URLs, standard input or a
+screenshot, and print the answers in order (grids, JSON Lines, or the deductions step by step)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 import json
 import time
 
+from autosolve.cli import time_limit
 from solver.errors import QueensError
 from solver.formats import read_puzzles
 from solver.propagate import Step
@@ -18,48 +19,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve",
         help="solve puzzles from a file, a puzz.link URL, - (stdin) or a screenshot",
-        description="Print each puzzle's answer as a grid (Q = queen). Exits 1 when a puzzle has "
-        "no solution, 2 on unreadable input.",
+        description="Print each puzzle's answer as a grid (Q = queen), in the order given. Exits 1 "
+        "when a puzzle has no solution, 2 on unreadable input or when --timeout runs out.",
     )
-    parser.add_argument("source", nargs="?", metavar="FILE|URL|-", help="puzzle file, puzz.link URL or -")
+    parser.add_argument("sources", nargs="*", metavar="FILE|URL|-",
+                        help="puzzle files, puzz.link URLs or - (standard input)")
     parser.add_argument("--image", metavar="IMAGE", help="read the board from a screenshot instead")
     parser.add_argument("--count", action="store_true", help="count solutions (stopping at 2)")
     parser.add_argument("--json", action="store_true", help="JSON Lines: one object per puzzle")
     parser.add_argument("--explain", action="store_true", help="print the deductions step by step")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit). "
+                        "Published puzzles take milliseconds; made-up boards can take far longer "
+                        "(measured: a 60x60 board with 15 stars unfinished after 15 s)")
     parser.set_defaults(func=run)
 
 
+DEFAULT_TIMEOUT = 300.0
+
+
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_puzzles(args.source, args.image)
+    puzzles = load_puzzles(args.sources, args.image)
     limit = 2 if args.count else 1
     unsolved = 0
-    for puzzle in puzzles:
-        start = time.perf_counter()
-        result = search(puzzle, limit=limit)
-        seconds = time.perf_counter() - start
-        unsolved += result.solution is None
-        if args.json:
-            record = result_json(puzzle, result, seconds)
-            if args.explain:
-                record["steps"] = [step.text for step in explain(puzzle)]
-            print(json.dumps(record))
-            continue
-        print(describe(puzzle, result, counted=args.count))
-        if args.explain:
-            print("\n".join(format_steps(explain(puzzle))))
-        print()
+    timeout = args.timeout or None
+    with time_limit(timeout, "solving") as work:
+        for puzzle in puzzles:
+            with work.step(f"solving {title(puzzle)}"):
+                start = time.perf_counter()
+                result = search(puzzle, limit=limit)
+                seconds = time.perf_counter() - start
+                steps = explain(puzzle) if args.explain else None
+            unsolved += result.solution is None
+            print(_answer(puzzle, result, seconds, steps, args), flush=True)
     return 1 if unsolved else 0
 
 
-def load_puzzles(source: str | None, image: str | None) -> list[Puzzle]:
-    """The puzzles named on the command line: from a screenshot, or read by solver.formats."""
-    if image and source:
-        raise QueensError("give either a puzzle FILE|URL|- or --image IMAGE, not both")
+def _answer(
+    puzzle: Puzzle, result: SearchResult, seconds: float, steps: list[Step] | None, args: argparse.Namespace
+) -> str:
+    """One puzzle's answer as printed: a JSON line, or the grid (and steps) and a blank line."""
+    if args.json:
+        record = result_json(puzzle, result, seconds)
+        if steps is not None:
+            record["steps"] = [step.text for step in steps]
+        return json.dumps(record)
+    lines = [describe(puzzle, result, counted=args.count)]
+    if steps is not None:
+        lines += format_steps(steps)
+    return "\n".join(lines) + "\n"
+
+
+def load_puzzles(sources: list[str], image: str | None) -> list[Puzzle]:
+    """The puzzles named on the command line, in order: from a screenshot, or read by
+    solver.formats (every file is read before any is solved, so a typo fails at once)."""
+    if image and sources:
+        raise QueensError("give either puzzle FILE|URL|- arguments or --image IMAGE, not both")
     if image:
         return [_puzzle_from_image(image)]
-    if not source:
+    if not sources:
         raise QueensError("nothing to solve: give a puzzle FILE, a puzz.link URL, - for stdin, or --image")
-    return read_puzzles(source)
+    if sources.count("-") > 1:
+        raise QueensError("- (standard input) given twice; it can be read only once")
+    return [puzzle for source in sources for puzzle in read_puzzles(source)]
 
 
 def _puzzle_from_image(path: str) -> Puzzle:

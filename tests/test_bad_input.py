@@ -1,0 +1,292 @@
+"""Bad, huge or endless input through the real CLI (`python -m autosolve` in a subprocess): one
+line on stderr and exit status 2, never a traceback, and never unbounded work."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from twoplayer.arena import MatchResult, elo_text_of
+
+BIG = "1" * 5000  # past int()'s 4300-digit limit
+EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"
+
+
+def cli(
+    *args: str, redirect: str = "", stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    """Run ``python -m autosolve ARGS REDIRECT`` through the shell (so that ``0<&-`` and
+    ``> /dev/full`` mean what they do for a user)."""
+    command = shlex.join([sys.executable, "-m", "autosolve", *args]) + (" " + redirect if redirect else "")
+    return subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, text=True, timeout=timeout,
+                          cwd=Path(__file__).resolve().parents[1])
+
+
+def assert_user_error(done: subprocess.CompletedProcess, *words: str) -> str:
+    """Exit 2, exactly one non-empty line on stderr, no traceback; returns the line."""
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+@pytest.fixture(scope="module")
+def bomb_png(tmp_path_factory) -> Path:
+    """A 20000x20000 1-bit PNG: 50 KB on disk, past Pillow's decompression-bomb limit."""
+    side = 20_000
+    pack = zlib.compressobj(9)
+    row = b"\0" * (1 + side // 8)
+    data = b"".join(pack.compress(row) for _ in range(side)) + pack.flush()
+    path = tmp_path_factory.mktemp("bomb") / "bomb.png"
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)  # 1 bit per pixel, gray
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", data)
+                     + _png_chunk(b"IEND", b""))
+    return path
+
+
+@pytest.fixture
+def easy(tmp_path) -> Path:
+    path = tmp_path / "easy.txt"
+    path.write_text(EASY)
+    return path
+
+
+# --- tracebacks before ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["detect", "{}"], ["solve", "--image", "{}"], ["run", "--image", "{}"]])
+def test_an_image_too_large_to_open_is_one_line(bomb_png, args):
+    done = cli(*[arg.format(bomb_png) for arg in args])
+    assert_user_error(done, "too large", str(bomb_png))
+
+
+@pytest.mark.parametrize("args", [["solve", "-"], ["play", "superqueen", "--board", "-"]])
+def test_closed_standard_input_is_one_line(args):
+    assert_user_error(cli(*args, redirect="0<&-"), "standard input is closed")
+
+
+@pytest.mark.parametrize("name", ["out.txt", "folder"])
+def test_detect_refuses_a_debug_path_that_is_no_picture_before_reading(tmp_path, name):
+    (tmp_path / "folder").mkdir()
+    missing_image = tmp_path / "never-read.png"  # the --debug check comes first
+    done = cli("detect", str(missing_image), "--debug", str(tmp_path / name))
+    assert_user_error(done, "--debug")
+    assert "never-read" not in done.stderr
+
+
+def test_detect_refuses_a_debug_path_in_a_missing_folder(tmp_path):
+    assert_user_error(cli("detect", "x.png", "--debug", str(tmp_path / "no" / "out.png")), "does not exist")
+
+
+@pytest.mark.parametrize("text", [
+    f"# big given={BIG},0\nABBB\nABCC\nDDCC\nDDDD\n",
+    f"# big n={BIG}\nABBB\nABCC\nDDCC\nDDDD\n",
+    f"# big k={BIG}\nABBB\nABCC\nDDCC\nDDDD\n",
+])
+def test_huge_numbers_in_a_header_are_one_line(text):
+    assert_user_error(cli("solve", "-", stdin=text), "<stdin>:1:")
+
+
+@pytest.mark.parametrize("url", [
+    f"https://puzz.link/p?starbattle/{BIG}/6/1/2u9gn9c9jpmk",
+    f"https://puzz.link/p?starbattle/6/6/{BIG}/2u9gn9c9jpmk",
+])
+def test_huge_numbers_in_a_puzzlink_url_are_one_line(url):
+    line = assert_user_error(cli("solve", url), "too long")
+    assert len(line) < 300  # the URL is cut short in the message
+
+
+@pytest.mark.parametrize("position", [f"8 hard r{BIG}c1", f"{BIG} hard -", f"8 hard r1c{BIG}"])
+def test_huge_numbers_in_a_queens_position_are_one_line(position):
+    line = assert_user_error(cli("play", "queens", "--position", position))
+    assert len(line) < 300
+
+
+def test_huge_numbers_typed_as_moves_or_fields_get_the_prompt_again():
+    moves = cli("play", "queens", "--plain", "4", "--p2", "random", stdin=f"r{BIG}c1\nquit\n")
+    assert moves.returncode == 0 and "Traceback" not in moves.stderr and "is not a cell" in moves.stdout
+    fields = cli("play", "corner", stdin=f"{BIG}\n8\n{BIG},1\n²\nq\n")
+    assert fields.returncode == 0 and "Traceback" not in fields.stderr
+    assert "is not a board size" in fields.stdout and "is not a field" in fields.stdout
+
+
+def test_a_unicode_digit_in_an_amazons_setup_is_one_line():
+    assert_user_error(cli("play", "amazons", "--setup", "²5/6/6/6/6/6 w"), "is not W, B, x or a digit")
+
+
+def test_a_board_too_large_for_memory_is_refused_before_building_it(tmp_path):
+    path = tmp_path / "huge.txt"
+    path.write_text("\n".join(chr(0x100 + r) * 400 for r in range(400)) + "\n")
+    assert_user_error(cli("solve", str(path)), "400 rows", "100x100")
+
+
+def test_a_full_disk_on_standard_output_is_one_line(easy):
+    assert_user_error(cli("solve", str(easy), redirect="> /dev/full"), "cannot write the output")
+
+
+# --- unbounded before ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["solve", "/dev/zero"], ["solve", "-"]])
+def test_endless_input_is_cut_off_at_the_size_cap(args):
+    done = cli(*args, redirect="< /dev/zero" if args[-1] == "-" else "", timeout=30)
+    assert_user_error(done, "more than 16 MiB")
+
+
+def test_solve_stops_at_its_timeout(tmp_path):
+    path = tmp_path / "stripes.txt"  # 60x60, 15 stars, a region per row: hours of search
+    labels = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    path.write_text("# s60 k=15\n" + "".join(labels[r] * 60 + "\n" for r in range(60)))
+    assert_user_error(cli("solve", str(path), "--timeout", "1", timeout=30),
+                      "stopped after 1 s", "s60 (60x60, k=15)", "raise --timeout")
+
+
+def test_generate_stops_at_its_timeout():
+    assert_user_error(cli("generate", "--size", "45", "--seed", "1", "--timeout", "1", timeout=30),
+                      "stopped after 1 s", "gen-n45-k1-s1", "raise --timeout")
+
+
+def test_perfect_players_on_a_big_plain_board_stop_at_the_timeout():
+    done = cli("play", "queens", "--plain", "16", "--p1", "perfect", "--p2", "perfect", "--timeout", "1",
+               timeout=30)
+    assert_user_error(done, "stopped after 1 s", "Player 1 (perfect)", "16x16")
+
+
+@pytest.mark.parametrize("value", ["-1", "nan"])
+def test_a_timeout_that_is_no_duration_is_refused(easy, value):
+    assert_user_error(cli("solve", str(easy), "--timeout", value), "--timeout")
+
+
+def test_generate_checks_the_out_file_before_generating(tmp_path):
+    done = cli("generate", "--size", "45", "--out", str(tmp_path / "no" / "such" / "x.txt"), timeout=10)
+    assert_user_error(done, "--out", "does not exist")
+
+
+def test_a_zero_star_count_is_an_error_naming_the_line():
+    assert_user_error(cli("solve", "-", stdin="\n# zero k=0\nABBB\nABCC\nDDCC\nDDDD\n"), "<stdin>:2:", "k=0")
+
+
+# --- messages ------------------------------------------------------------------------------------
+
+
+def test_elo_text_is_signed_and_never_plus_minus_zero():
+    assert [elo_text_of(x) for x in (-0.0, 0.4, -0.4, 12.6, -12.6)] == ["0", "0", "0", "+13", "-13"]
+    assert elo_text_of(float("inf")) == "+inf" and elo_text_of(float("-inf")) == "-inf"
+    assert "-inf" in MatchResult("a", "b", 0, 4, (0, 0), (0, 0)).summary()
+    even = MatchResult("a", "b", 2, 2, (0, 0), (0, 0)).summary()
+    assert "+-0" not in even and "): 0 +/-" in even
+
+
+def test_a_puzzlink_url_without_border_data_says_what_is_wrong():
+    line = assert_user_error(cli("solve", "https://puzz.link/p?starbattle/6/6/1/"), "border data")
+    assert "no such file" not in line
+
+
+@pytest.mark.parametrize("text, why", [
+    ("# none\nABC\nABC\nABC\n", "4x4 to"),
+    ("# none\nAAAA\nAAAA\nBBCC\nBDDC\n", "no solution"),
+    ("# many\nAAAAA\nBBBBB\nCCCCC\nDDDDD\nEEEEE\n", "more than one solution"),
+])
+def test_demo_refuses_a_puzzle_it_cannot_finish_at_once(tmp_path, text, why):
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    assert_user_error(cli("demo", "--puzzle", str(path), timeout=20), why)
+
+
+# --- several files, debug pictures ---------------------------------------------------------------
+
+
+def test_solve_takes_several_sources_and_answers_in_order(tmp_path, easy):
+    second = tmp_path / "second.txt"
+    second.write_text("# stripes\nAAAAA\nBBBBB\nCCCCC\nDDDDD\nEEEEE\n\n# other\nABBB\nABCC\nDDCC\nDDDD\n")
+    url = "https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk"
+    text = cli("solve", str(second), url, str(easy))
+    assert text.returncode == 0, text.stderr
+    titles = [line for line in text.stdout.splitlines() if line.endswith(")")]
+    assert titles == ["stripes (5x5)", "other (4x4)", "puzzlink (6x6)", "easy (4x4)"]
+    lines = cli("solve", "--json", str(easy), str(second)).stdout.splitlines()
+    assert [json.loads(line)["name"] for line in lines] == ["easy", "stripes", "other"]
+
+
+def test_solve_reads_every_source_before_solving_any(tmp_path, easy):
+    done = cli("solve", str(easy), str(tmp_path / "missing.txt"))
+    assert_user_error(done, "missing.txt", "no such file")
+    assert done.stdout == ""
+
+
+def test_detect_debug_draws_a_failed_reading_too(tmp_path):
+    from PIL import Image
+
+    cells = Image.new("RGB", (400, 300), "white")  # a grid cut off by a dark band: no whole board
+    pixels = cells.load()
+    for y in range(300):
+        for x in range(400):
+            if y >= 150:
+                pixels[x, y] = (40, 40, 40)
+            elif x % 20 == 0 or y % 20 == 0:
+                pixels[x, y] = (0, 0, 0)
+    image = tmp_path / "cut.png"
+    cells.save(image)
+    debug = tmp_path / "debug.png"
+    done = cli("detect", str(image), "--debug", str(debug))
+    assert_user_error(done)
+    drawn = np.asarray(Image.open(debug).convert("RGB")).astype(int)
+    assert drawn.shape == (300, 400, 3)
+    magenta = (drawn[..., 0] > 200) & (drawn[..., 1] < 60) & (drawn[..., 2] > 150)
+    assert magenta.sum() > 1000  # the candidate cells are outlined
+
+
+def test_detect_debug_draws_a_successful_reading(tmp_path):
+    from PIL import Image
+
+    from vision.render import render_board
+
+    image = tmp_path / "board.png"
+    picture = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."])
+    Image.fromarray(picture).save(image)
+    debug = tmp_path / "debug.jpg"
+    done = cli("detect", str(image), "--debug", str(debug))
+    assert done.returncode == 0, done.stderr
+    assert Image.open(debug).size == Image.open(image).size
+
+
+def test_a_console_with_closed_input_ends_the_game_quietly(monkeypatch):
+    import io
+
+    from twoplayer.terminal import Console, QuitGame
+
+    closed = io.StringIO("r1c1\n")
+    closed.close()
+    monkeypatch.setattr(sys, "stdin", None)
+    for console in (Console(stdout=io.StringIO()), Console(closed, io.StringIO())):
+        with pytest.raises(QuitGame):
+            console.ask("move> ")
+
+
+def test_time_limit_stops_pure_python_work_and_names_the_step():
+    import time
+
+    from autosolve.cli import Stopped, time_limit
+
+    stopped = pytest.raises(Stopped, match=r"stopped after 0.2 s: counting sheep; raise --timeout")
+    with stopped, time_limit(0.2, "starting") as work, work.step("counting sheep"):
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            pass
+    with time_limit(0.2, "quick") as work, work.step("quick"):
+        pass
+    time.sleep(0.3)  # the alarm was cancelled: nothing fires after the block
