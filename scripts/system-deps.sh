@@ -1,12 +1,17 @@
 #!/bin/sh
-# Make sure Xvfb and Chromium are installed: the live pipeline tests and `make demo` need them.
-# Installs them with apt-get when running as root; otherwise prints the command to run.
+# Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
+# display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
+# and x11-utils (xmessage, xdpyinfo). Installs them with apt-get when running as root; otherwise
+# prints the command to run (in CI a missing package is an error).
 set -e
 missing=""
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
     || command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
+command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || missing="$missing firefox-esr"
+command -v openbox >/dev/null 2>&1 || missing="$missing openbox"
 command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
+command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system packages:$missing"

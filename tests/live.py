@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from conftest import require_tool
 
-from autosolve.demo import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_board
+from autosolve.demo import CHROMIUM_NAMES, FIREFOX_NAMES, Chromium, Firefox, Openbox, Xvfb, wait_for_board
 from solver.puzzle import Cell, Puzzle
 
 
@@ -56,16 +60,24 @@ def practice_page(
     dark: bool = False,
     locked: Sequence[Cell] | None = None,
     initial: Sequence[str] | None = None,
+    whole_board: bool = True,
+    **page_options: object,
 ) -> Iterator[object]:
     """Serve `puzzle` on the practice page, show it in `browser` and wait until it is painted
-    (vision reads an n x n board with certainty) and the page has reported its first state."""
+    (vision reads an n x n board with certainty; with `whole_board` False, for boards the window
+    cuts off, only a moment) and the page has reported its first state.
+    `page_options` are PracticeServer's page options (win_screen="none", zoom=1.5, ...)."""
     from autosolve.practice.server import PracticeServer
 
-    with PracticeServer(puzzle, dark=dark, locked=locked, initial=initial) as server:
+    options = dict(dark=dark, locked=locked, initial=initial, **page_options)
+    with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
         browser.open(server.url)
         try:
             server.wait_for(lambda state: state.reports > 0, timeout=20)
-            wait_for_board(browser.display, puzzle.n, chromium=browser)
+            if whole_board:
+                wait_for_board(browser.display, puzzle.n, chromium=browser)
+            else:
+                time.sleep(0.5)  # painted
             yield server
         finally:
             browser.open("about:blank")  # no stale "Queens" window left for the next test
@@ -96,13 +108,120 @@ def xdotool(display: str, *args: str) -> None:
     subprocess.run(["xdotool", *args], env=env, check=True, timeout=10)
 
 
-def _wait_for_title(display: str, title: str, timeout: float = 10.0) -> None:
+def _wait_for_title(display: str, title: str, timeout: float = 10.0, contains: bool = False) -> None:
     from capture import Desktop
 
     deadline = time.monotonic() + timeout
     with Desktop(display) as desktop:
         while time.monotonic() < deadline:
-            if any(r.title == title and r.viewable for r in desktop.windows(title)):
+            if any((contains or r.title == title) and r.viewable for r in desktop.windows(title)):
                 return
             time.sleep(0.05)
     raise AssertionError(f"window {title!r} did not appear")
+
+
+# --- conditions we did not design: a window manager, Firefox, two X screens -----------------
+
+DESKTOP = (1920, 1200)  # room for the 1200x1040 window below a title bar at OFFSET
+OFFSET = (300, 120)  # where a decorated browser window is moved, as on a real desktop
+
+
+def have_openbox() -> bool:
+    return shutil.which("openbox") is not None and shutil.which("xdotool") is not None
+
+
+def have_firefox() -> bool:
+    return any(shutil.which(name) for name in FIREFOX_NAMES)
+
+
+@pytest.fixture(scope="module")
+def openbox_xvfb() -> Iterator[Xvfb]:
+    """A display of its own with openbox managing it: decorated windows, click-to-focus (openbox
+    grabs the left button on every client window), placement by the window manager."""
+    require_tool(have_xvfb(), "Xvfb")
+    require_tool(have_openbox(), "openbox and xdotool")
+    with Xvfb(size=DESKTOP) as server, Openbox(server.display):
+        yield server
+
+
+@pytest.fixture(scope="module")
+def openbox_chromium(openbox_xvfb: Xvfb) -> Iterator[Chromium]:
+    """Chromium under openbox, its decorated window asked for at OFFSET."""
+    require_tool(have_chromium(), "Chromium")
+    chromium = Chromium(openbox_xvfb.display, position=OFFSET).start("about:blank")
+    chromium.devtools_port()
+    try:
+        yield chromium
+    finally:
+        chromium.stop()
+
+
+@pytest.fixture(scope="module")
+def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
+    """Firefox under openbox (fresh profile); each page it shows restarts it (about 3 s)."""
+    require_tool(have_firefox(), "Firefox")
+    firefox = Firefox(openbox_xvfb.display).start("about:blank")
+    try:
+        _wait_for_title(openbox_xvfb.display, "Mozilla Firefox", timeout=30, contains=True)
+        yield firefox
+    finally:
+        firefox.stop()
+
+
+def place_window(display: str, n: int, at: tuple[int, int] = OFFSET, title: str = "Queens") -> None:
+    """Move the window titled `title` so its frame is at `at`, as a user drags it, and wait until
+    the n x n board there reads with certainty again."""
+    xdotool(display, "search", "--name", title, "windowmove", "--sync", str(at[0]), str(at[1]))
+    window, _ = wait_for_board(display, n, title)
+    assert window.rect.left >= at[0] and window.rect.top >= at[1], f"window not moved: {window.rect}"
+
+
+@pytest.fixture(scope="module")
+def two_screens() -> Iterator[Xvfb]:
+    """A display with two X screens (:N.0 and :N.1), no window manager."""
+    require_tool(have_xvfb(), "Xvfb")
+    with Xvfb(screens=2) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def screen1_chromium(two_screens: Xvfb) -> Iterator[Chromium]:
+    """Chromium on the second X screen (DISPLAY=:N.1)."""
+    require_tool(have_chromium(), "Chromium")
+    chromium = Chromium(two_screens.screen(1)).start("about:blank")
+    chromium.devtools_port()
+    try:
+        yield chromium
+    finally:
+        chromium.stop()
+
+
+@dataclass
+class ClickRecorder:
+    """A window covering one X screen that writes down every button press it gets."""
+
+    display: str
+    path: Path
+
+    def presses(self) -> list[tuple[int, int, int]]:
+        """(x, y, button) of each press so far, in root coordinates of its screen."""
+        lines = self.path.read_text().split()
+        return [tuple(map(int, lines[i:i + 3])) for i in range(0, len(lines), 3)]  # type: ignore[misc]
+
+
+@pytest.fixture
+def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
+    """The click recorder on screen 0 of `two_screens`: a test asserts no click ever reached it."""
+    with tempfile.TemporaryDirectory(prefix="queens-recorder-") as folder:
+        recorder = ClickRecorder(two_screens.screen(0), Path(folder) / "presses.txt")
+        recorder.path.touch()
+        script = Path(__file__).with_name("click_recorder.py")
+        process = subprocess.Popen([sys.executable, str(script), recorder.display, str(recorder.path)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready = process.stdout.readline() if process.stdout else ""
+            assert ready.strip() == "ready", f"the click recorder did not start: {process.stderr.read()}"
+            yield recorder
+        finally:
+            process.terminate()
+            process.wait(timeout=5)

@@ -1,0 +1,140 @@
+"""End to end in conditions we did not design: a real window manager (openbox: decorated window,
+moved away from the origin, click-to-focus), Firefox, and a display with two X screens.
+
+Each test runs `queens-autosolve run` as a user does (a terminal stand-in has the focus, the
+browser does not) and asserts three things: what the page itself reports, the exit status, and
+the tool's final message. The two-screen tests also put a click recorder over screen 0 and assert
+that no click ever reached it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from live import (  # noqa: F401 (module fixtures)
+    ClickRecorder,
+    click_recorder,
+    openbox_chromium,
+    openbox_firefox,
+    openbox_xvfb,
+    place_window,
+    practice_page,
+    screen1_chromium,
+    two_screens,
+    xdotool,
+    xmessage,
+)
+
+from autosolve.pipeline import Outcome
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
+from solver.search import search
+
+pytestmark = pytest.mark.e2e
+
+SOLVED_MESSAGES = (Outcome.SOLVED.value, Outcome.WIN_SCREEN.value)
+
+
+def puzzle_of(n: int, seed: int) -> Puzzle:
+    return generate_puzzle(n, rng=random.Random(7000 * n + seed))
+
+
+def run_tool(*args: str, display: str) -> subprocess.CompletedProcess[str]:
+    """`queens-autosolve run` with DISPLAY=`display`, as started from a terminal on it."""
+    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
+    env["DISPLAY"] = display
+    return subprocess.run([sys.executable, "-m", "autosolve", "run", *args],
+                          env=env, capture_output=True, text=True, timeout=90)
+
+
+@contextmanager
+def terminal_focused(display: str) -> Iterator[None]:
+    """A terminal stand-in in the top-right corner holding the focus, as when the user types
+    the command: the browser window is not focused when the first click comes."""
+    with xmessage(display, "Terminal", at=(1650, 20)):
+        xdotool(display, "search", "--name", "^Terminal$", "windowactivate", "--sync")
+        yield
+
+
+def assert_solved_by_the_tool(done: subprocess.CompletedProcess[str], state, puzzle: Puzzle) -> None:  # noqa: ANN001
+    """The page says solved, the tool exited 0 and its message says solved."""
+    assert state.solved and state.page_solved, f"page reports {state.states}\n{done.stdout}{done.stderr}"
+    assert set(state.queens) == set(search(puzzle).solution.queens)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert any(line in SOLVED_MESSAGES for line in done.stdout.splitlines()), done.stdout
+
+
+# --- openbox ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [9, 11])
+def test_chromium_under_openbox_decorated_and_moved_is_solved(n, openbox_chromium, openbox_xvfb):  # noqa: F811
+    puzzle = puzzle_of(n, 1)
+    display = openbox_xvfb.display
+    with practice_page(openbox_chromium, puzzle) as server:
+        place_window(display, n)
+        with terminal_focused(display):
+            done = run_tool(display=display)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    print(done.stdout)
+    assert_solved_by_the_tool(done, state, puzzle)
+    assert "Chromium" in done.stdout.splitlines()[0]  # "read a 9x9 board from the window '...'"
+
+
+def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):  # noqa: F811
+    n = 10
+    puzzle = puzzle_of(n, 2)
+    display = openbox_xvfb.display
+    with practice_page(openbox_firefox, puzzle) as server:
+        place_window(display, n)
+        with terminal_focused(display):
+            done = run_tool(display=display)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    print(done.stdout)
+    assert_solved_by_the_tool(done, state, puzzle)
+    assert "Mozilla Firefox" in done.stdout.splitlines()[0]  # read from the Firefox window
+
+
+# --- two X screens ------------------------------------------------------------------------
+
+
+def test_click_recorder_sees_a_click_on_screen_0(two_screens, click_recorder: ClickRecorder):  # noqa: F811
+    # Without this, "the recorder saw no click" below could mean a recorder that sees nothing.
+    xdotool(two_screens.screen(0), "mousemove", "--screen", "0", "40", "50", "click", "1")
+    deadline = time.monotonic() + 5
+    while not click_recorder.presses() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert click_recorder.presses() == [(40, 50, 1)]
+
+
+def test_browser_on_the_second_screen_is_clicked_there_and_never_on_screen_0(
+    screen1_chromium, two_screens, click_recorder: ClickRecorder,  # noqa: F811
+):
+    n = 9
+    puzzle = puzzle_of(n, 3)
+    with practice_page(screen1_chromium, puzzle) as server:
+        done = run_tool(display=two_screens.screen(1))
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    assert click_recorder.presses() == [], "clicks reached screen 0"
+    assert_solved_by_the_tool(done, state, puzzle)
+
+
+def test_display_of_screen_0_says_the_browser_is_on_the_other_screen(
+    screen1_chromium, two_screens, click_recorder: ClickRecorder,  # noqa: F811
+):
+    puzzle = puzzle_of(9, 4)
+    with practice_page(screen1_chromium, puzzle) as server:
+        done = run_tool(display=two_screens.screen(0))
+        state = server.state()
+    assert state.moves == 0 and state.states == server.initial, "the page was clicked"
+    assert click_recorder.presses() == []
+    assert done.returncode == 2, done.stdout + done.stderr
+    message = done.stderr.strip().splitlines()[-1]
+    assert "error:" in message and two_screens.screen(1) in message, message
