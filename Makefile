@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench bench-generate lint system-deps clean
+.PHONY: test demo bench bench-generate bench-live lint system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ bench: $(STAMP)
 # The generator: 10 seeds each of 20x20 and 30x30, against the small-search-only generator.
 bench-generate: $(STAMP)
 	$(BIN)/queens-autosolve bench --generate 20,30 --seeds 10
+
+# The live job: 10 fresh `run` processes on the 11x11 practice page in Chromium (Xvfb).
+bench-live: $(STAMP) system-deps
+	$(BIN)/python scripts/bench_live.py --runs 10
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,8 +1,13 @@
-"""The main job in one straight line: capture -> read -> solve -> plan -> click -> verify.
+"""The main job: capture -> read -> solve -> plan -> click -> check, round after round.
 
 Each stage is a function that can be called on its own (the tests do, to stop between stages);
-`run` calls them in order, times each one and refuses to click unless the reading is certain,
-the solution unique, and the window where it was when it was read with nothing over the board.
+`run` calls them in order and times each one. It clicks only when the reading is certain, the
+solution unique, the window a web browser, where it was when it was read and not covered, and
+only on the X screen it read. After the clicks it reads the board again at once: while the board
+differs from the solution it plans again from what the board now shows and clicks again, more
+slowly, for at most `Options.rounds` rounds, every safety check passing again each round. A page
+that covers or replaces its board right after the last click, every cell still in view being
+right, is showing its win screen: that is solved.
 """
 
 from __future__ import annotations
@@ -11,21 +16,34 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
-from actuator.clicker import click_plan, load_pyautogui
+import numpy as np
+
+from actuator.clicker import Pace, click_plan, load_pyautogui
 from actuator.errors import UnsafeToClick
 from actuator.plan import ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
-from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord, load_image
+from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord, check_browser, load_image
+from capture.models import Pointer
+from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, Solution, cell_name
 from solver.search import search
-from vision import BoardNotFound, BoardReading, read_board
+from vision import BoardCutOff, BoardNotFound, BoardReading, CellState, read_board
+from vision.recheck import Recheck, lattice_at, recheck_board
 
 # Stages in the order they run; the timing breakdown is printed in this order.
-STAGES = ("connect", "find window", "grab", "read", "solve", "plan", "click", "verify")
-# The stages between "window found" and "last click" (the 150 ms target).
-TO_LAST_CLICK = ("grab", "read", "solve", "plan", "click")
+STAGES = ("connect", "find window", "scroll", "grab", "read", "solve", "plan", "click", "verify")
+COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
+EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
+STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
+PARK_GAP = 12  # px between the board and where the pointer is parked while the board is read
+SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
+NO_BOARD_HINT = (
+    "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
+    "board into view"
+)
 
 
 @dataclass(frozen=True)
@@ -44,12 +62,40 @@ class Source:
 
 @dataclass(frozen=True)
 class Options:
-    """How to run: `delay` seconds between clicks, `verify_timeout` for the page to repaint."""
+    """How to run.
+
+    `delay`: seconds between clicks in the first round (later rounds slow down by themselves);
+    `rounds`: how many read-plan-click rounds at most; `verify_timeout`: how long the page gets
+    to repaint after a round; `any_window`: click a window that is not a web browser;
+    `scroll`: scroll the page with the mouse wheel until the whole board is in view.
+    """
 
     dry_run: bool = False
     delay: float = 0.0
     verify: bool = True
     verify_timeout: float = 2.0
+    rounds: int = 3
+    any_window: bool = False
+    scroll: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise ValueError(f"rounds must be 1 or more, not {self.rounds}")
+
+
+class Outcome(Enum):
+    """How a run ended; the value is what the report says."""
+
+    SOLVED = "solved: the board shows the solution"
+    WIN_SCREEN = "solved (the page shows its win screen)"
+    ALREADY_SOLVED = "already solved: the board shows the solution, nothing to click"
+    DIFFERS = "NOT solved: the board differs from the solution"
+    UNVERIFIED = "clicked, not verified (--no-verify)"
+    DRY_RUN = "dry run: nothing clicked"
+
+    @property
+    def solved(self) -> bool:
+        return self in (Outcome.SOLVED, Outcome.WIN_SCREEN, Outcome.ALREADY_SOLVED)
 
 
 @dataclass(frozen=True)
@@ -67,18 +113,17 @@ class Solved:
 
 
 @dataclass(frozen=True)
-class Verification:
-    """The board read again after clicking: does it show the solution, and if not what differs."""
+class Round:
+    """One round of clicks, the pace it went at, and what was still wrong after it."""
 
-    solved: bool
+    clicks: int
+    pace: Pace
     differences: tuple[str, ...]
-    attempts: int
-    reading: BoardReading | None = None
 
 
 @dataclass
 class Stopwatch:
-    """Seconds per stage, in the order the stages ran."""
+    """Seconds per stage, in the order the stages first ran (later rounds add to them)."""
 
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -93,35 +138,40 @@ class Stopwatch:
 
 @dataclass(frozen=True)
 class RunResult:
-    """Everything one run found and did."""
+    """Everything one run found and did. `plan` is the first round's; `clicks` counts all rounds."""
 
     frame: Frame
     reading: BoardReading
     solved: Solved
     plan: ClickPlan | None
     clicks: int
-    verification: Verification | None
     timings: dict[str, float]
-    dry_run: bool
+    outcome: Outcome
+    rounds: tuple[Round, ...] = ()
+    to_last_click: float = 0.0  # seconds from the window found to the last click
 
     @property
-    def to_last_click(self) -> float:
-        return sum(self.timings.get(name, 0.0) for name in TO_LAST_CLICK)
+    def dry_run(self) -> bool:
+        return self.outcome is Outcome.DRY_RUN
+
+    @property
+    def differences(self) -> tuple[str, ...]:
+        return self.rounds[-1].differences if self.rounds else ()
 
     @property
     def ok(self) -> bool:
-        """Dry run: a unique solution was found. Live: the board now shows it (or was not checked)."""
+        """Dry run: a unique solution was found. Live: the page shows it (or was not checked)."""
         if self.dry_run:
             return self.solved.unique
-        return self.verification is None or self.verification.solved
+        return self.outcome.solved or self.outcome is Outcome.UNVERIFIED
 
 
 # --- the stages ----------------------------------------------------------------------------
 
 
-def find_window(desktop: Desktop, title: str | None = None) -> WindowRecord:
+def find_window(desktop: Desktop, title: str | None = None, any_window: bool = False) -> WindowRecord:
     """The browser window showing the game (default: a browser window titled "Queens")."""
-    return desktop.find_window(title)
+    return desktop.find_window(title, any_window)
 
 
 def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
@@ -130,17 +180,74 @@ def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
 
 
 def read(frame: Frame) -> BoardReading:
-    """The board in `frame`; a window without a visible board is a BoardNotVisibleError."""
+    """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
+    what was grabbed is a BoardNotVisibleError naming the cause and what to do."""
     try:
-        return read_board(frame.pixels)
+        reading = read_board(frame.pixels)
     except BoardNotFound as exc:
-        if frame.source == "image":
+        if not frame.on_screen:
             raise
-        where = f"the window {frame.window.title!r}" if frame.window else "the screen"
-        raise BoardNotVisibleError(
-            f"{where} shows no Queens board ({exc}); press Start or close the tutorial, bring the "
-            "Queens tab to the front and scroll the whole board into view; nothing was clicked"
-        ) from None
+        raise BoardNotVisibleError(not_visible_message(frame, exc)) from None
+    if frame.on_screen:
+        edges = edges_touched(reading.box, frame)
+        if edges:
+            raise BoardNotVisibleError(not_visible_message(frame, BoardCutOff(
+                f"the board reaches the {' and '.join(edges)} edge of the picture", edges)))
+    return reading
+
+
+def edges_touched(box: tuple[int, int, int, int], frame: Frame) -> tuple[str, ...]:
+    """The edges of the frame that the board box comes within EDGE_MARGIN pixels of."""
+    x, y, w, h = box
+    near = (x < EDGE_MARGIN, y < EDGE_MARGIN,
+            x + w > frame.width - EDGE_MARGIN, y + h > frame.height - EDGE_MARGIN)
+    return tuple(edge for edge, hit in zip(("left", "top", "right", "bottom"), near) if hit)
+
+
+def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
+    """Why no board can be read in a live frame, and what the user can do about it."""
+    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    if isinstance(exc, BoardCutOff) and exc.edges:
+        screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
+        if screen_cut:
+            return (
+                f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
+                "(the window is partly off screen); move the window fully onto the screen; "
+                "nothing was clicked"
+            )
+        return f"the board is cut off by {where}: {cut_advice(exc)}; nothing was clicked"
+    text = str(exc)
+    if frame.clipped:
+        return (
+            f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
+            f"board shows in the part on screen ({text}); move the window fully onto the screen; "
+            "nothing was clicked"
+        )
+    if "no grid" in text or "blank" in text or "no board found" in text:
+        return f"{where} shows no Queens board ({text}); {NO_BOARD_HINT}; nothing was clicked"
+    if "two boards" in text:
+        return f"{where} shows more than one board ({text}); nothing was clicked"
+    if "regions" in text:
+        return (
+            f"{where} shows a board whose regions cannot be read ({text}); set the page zoom to "
+            "100% (Ctrl+0) and run again; nothing was clicked"
+        )
+    return f"{where} shows no readable Queens board ({text}); nothing was clicked"
+
+
+def cut_advice(exc: BoardCutOff) -> str:
+    """Which edge cuts the board, about how much is hidden, and how to bring it into view."""
+    parts = []
+    for edge in exc.edges:
+        hidden = exc.missing_px.get(edge, 0)
+        amount = f" (at least {hidden} px of it hidden)" if hidden else ""
+        parts.append(f"at the {edge}{amount}")
+    scroll = {"bottom": "scroll down", "top": "scroll up", "left": "scroll left", "right": "scroll right"}
+    moves = " or ".join(dict.fromkeys(scroll[e] for e in exc.edges if e in scroll))
+    return (
+        f"it runs past the window's edge {', '.join(parts)}; {moves or 'scroll'} until the whole "
+        "board shows, enlarge the window, or run with --scroll to let the tool scroll"
+    )
 
 
 def solve(reading: BoardReading) -> Solved:
@@ -151,6 +258,21 @@ def solve(reading: BoardReading) -> Solved:
     return Solved(puzzle, result.solution, result.count, result.nodes)
 
 
+def check_solvable(reading: BoardReading, solved: Solved) -> None:
+    """Refuse a board without exactly one solution, saying how many it has (a certain reading
+    of a board with several is a page's puzzle that has several, not a misreading)."""
+    if solved.count == 1:
+        return
+    if solved.count == 0:
+        check_unique(0)
+    count = search(solved.puzzle, limit=COUNT_LIMIT).count
+    many = f"at least {COUNT_LIMIT}" if count >= COUNT_LIMIT else str(count)
+    raise UnsafeToClick(
+        f"the puzzle on the page has {many} solutions (a proper Queens puzzle has exactly one), so "
+        "there is no one answer to click; nothing was clicked; run with --dry-run to see one"
+    )
+
+
 def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
     """The clicks from what the board shows to the solution, at screen points."""
     if solved.solution is None:
@@ -158,84 +280,186 @@ def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
     return plan_clicks(reading, solved.solution, frame)
 
 
-def click(desktop: Desktop, frame: Frame, clicks: ClickPlan, *, delay: float = 0.0) -> int:
-    """Make the clicks, after checking (as late as possible) that the window has not moved and
-    that no other window covers the board."""
-    if not frame.on_screen:
-        raise UnsafeToClick("the board came from an image file; there is nothing on screen to click")
-
-    def window_still_there() -> None:
-        if frame.window is not None:
-            check_window_unchanged(frame.window, desktop.refresh(frame.window))
-            check_not_covered(clicks.box, desktop.windows_above(frame.window))
-
-    return click_plan(clicks, display=desktop.name, delay=delay, before_first=window_still_there)
-
-
-def verify(
+def click(
     desktop: Desktop,
     frame: Frame,
-    solution: Solution,
+    clicks: ClickPlan,
     *,
-    board: tuple[float, float, float, float] | None = None,
-    timeout: float = 2.0,
-) -> Verification:
-    """Read the board again until it shows `solution` or `timeout` passes (the page repaints).
+    pace: Pace | None = None,
+    window: WindowRecord | None = None,
+) -> int:
+    """Make the clicks on the board's own X screen, after checking (as late as possible) that
+    the window has not moved and that no other window covers the board."""
+    if not frame.on_screen:
+        raise UnsafeToClick("the board came from an image file; there is nothing on screen to click")
+    target = window or frame.window
 
-    With `board` (the board's screen box, as planned) only the board and a margin are grabbed:
-    a smaller image reads faster, and the page around the board does not matter here.
-    """
-    deadline = time.monotonic() + timeout
-    attempts = 0
-    differences: tuple[str, ...] = ()
-    reading = None
-    area = _around(board, frame.screen_rect) if board is not None else None
-    while True:
-        attempts += 1
-        try:
-            if area is None:
-                again = grab(desktop, frame.window)
-            else:
-                again = desktop.grab(area, source=frame.source, window=frame.window)
-            reading = read(again)
-            differences = board_differences(reading, solution.queens)
-        except BoardNotVisibleError as exc:
-            reading, differences = None, (f"board no longer visible: {exc}",)
-        if not differences:
-            return Verification(True, (), attempts, reading)
-        if time.monotonic() >= deadline:
-            return Verification(False, differences, attempts, reading)
-        time.sleep(0.01)
+    def window_still_there() -> None:
+        if target is not None:
+            check_window_unchanged(target, desktop.refresh(target))
+            check_not_covered(clicks.box, desktop.windows_above(target))
 
-
-def _around(box: tuple[float, float, float, float], within: Rect) -> Rect:
-    """`box` grown by a tenth of its size on every side (vision wants some page around the
-    board), kept within `within`."""
-    x, y, w, h = box
-    margin = max(w, h) / 10
-    grown = Rect(int(x - margin), int(y - margin), int(w + 2 * margin) + 1, int(h + 2 * margin) + 1)
-    return grown.intersection(within)
+    return click_plan(clicks, display=desktop.name, pointer=desktop, pace=pace or Pace(),
+                      before_first=window_still_there)
 
 
 def board_differences(reading: BoardReading, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:
     """How the board differs from the solution `queens`, one sentence per cell (empty: it matches)."""
+    return cell_differences(reading.states, queens)
+
+
+def cell_differences(
+    states: tuple[tuple[CellState | None, ...], ...], queens: tuple[Cell, ...] | list[Cell]
+) -> tuple[str, ...]:
+    """Differences between cell states and the solution; None states (covered cells) are skipped."""
     wanted = set(queens)
-    shown = set(reading.queens())
+    n = len(states)
     out = []
-    for r, c in sorted(wanted | shown):
-        if (r, c) in wanted and (r, c) not in shown:
-            state = reading.states[r][c].value if r < reading.n and c < reading.n else "off board"
-            out.append(f"{cell_name((r, c))} should hold a queen but shows {state!r}")
-        elif (r, c) not in wanted:
-            out.append(f"{cell_name((r, c))} holds a queen that is not in the solution")
+    for r in range(n):
+        for c in range(n):
+            state = states[r][c]
+            if state is None:
+                continue
+            queen = state in (CellState.QUEEN, CellState.LOCKED)
+            if (r, c) in wanted and not queen:
+                out.append(f"{cell_name((r, c))} should hold a queen but shows {state.value!r}")
+            elif queen and (r, c) not in wanted:
+                out.append(f"{cell_name((r, c))} holds a queen that is not in the solution")
     return tuple(out)
+
+
+# --- after the clicks: what does the page show? -------------------------------------------
+
+
+class Shown(Enum):
+    """What the board shows after a round of clicks."""
+
+    SOLUTION = "the solution"
+    WIN_SCREEN = "a win screen over the board, every cell still in view right"
+    DIFFERS = "cells that differ from the solution"
+
+
+@dataclass(frozen=True)
+class AfterClicks:
+    shown: Shown
+    differences: tuple[str, ...]
+    reads: int
+
+
+@dataclass
+class Session:
+    """One live run's open display, the board as first read, and the window it is in."""
+
+    desktop: Desktop
+    frame: Frame  # the first grab
+    reading: BoardReading  # the first reading: its geometry and regions hold for the whole run
+    solved: Solved
+    target: WindowRecord | None  # the browser window showing the board (None: only --any-window)
+    options: Options
+    watch: Stopwatch
+
+    @property
+    def solution(self) -> Solution:
+        assert self.solved.solution is not None
+        return self.solved.solution
+
+    def board_rect(self) -> Rect:
+        """The board's box in screen points."""
+        return Rect.around(self.frame.box_to_screen(tuple(float(v) for v in self.reading.box)))
+
+    def grab_board(self) -> Frame:
+        """The board and a margin of page around it (vision wants some page beyond the border)."""
+        board = self.board_rect()
+        area = board.grown(max(board.width, board.height) // 10 + 4)
+        return self.desktop.grab(area, source=self.frame.source, window=self.frame.window)
+
+    def recheck(self, frame: Frame) -> Recheck:
+        """Every cell of the first reading's board, judged where it is in `frame`."""
+        first = self.frame
+        lattice = lattice_at(self.reading, (first.left - frame.left) * first.scale,
+                             (first.top - frame.top) * first.scale, frame.scale / first.scale)
+        return recheck_board(frame.pixels, self.reading, lattice)
+
+    def window_unchanged(self) -> bool:
+        if self.target is None:
+            return True
+        try:
+            check_window_unchanged(self.target, self.desktop.refresh(self.target))
+            check_not_covered(self.frame.box_to_screen(tuple(float(v) for v in self.reading.box)),
+                              self.desktop.windows_above(self.target))
+        except UnsafeToClick:
+            return False
+        return True
+
+    def after_clicks(self) -> AfterClicks:
+        """Read the board again until it shows the solution, a win screen, or the same wrong
+        cells for STABLE seconds (the page is done repainting), or `verify_timeout` passes.
+
+        The first read comes at once after the last click, before any win animation: a page that
+        covers or replaces its board right after our clicks has judged it solved."""
+        deadline = time.monotonic() + self.options.verify_timeout
+        n = self.reading.n
+        reads = 0
+        last: tuple[str, ...] | None = None
+        same_since = time.monotonic()
+        differences: tuple[str, ...] = ()
+        while True:
+            reads += 1
+            seen = self.recheck(self.grab_board())
+            differences = cell_differences(seen.states, self.solution.queens)
+            if not differences and seen.visible == n * n:
+                return AfterClicks(Shown.SOLUTION, (), reads)
+            if not differences and (seen.visible == 0 or seen.looks_overlaid()) and self.window_unchanged():
+                # part or all of the board hidden by the page itself, and all that shows is right
+                return AfterClicks(Shown.WIN_SCREEN, (), reads)
+            now = time.monotonic()
+            if seen.visible == n * n and differences != last:
+                last, same_since = differences, now
+            elif seen.visible == n * n and now - same_since >= STABLE:
+                return AfterClicks(Shown.DIFFERS, differences, reads)
+            if now >= deadline:
+                if seen.visible < n * n:
+                    differences += (f"{n * n - seen.visible} cell(s) covered",)
+                return AfterClicks(Shown.DIFFERS, differences, reads)
+            time.sleep(0.01)
+
+    def read_again(self) -> tuple[Frame, BoardReading]:
+        """A full, certain reading of the board as it is now, of the same board as the first."""
+        frame = self.grab_board()
+        reading = read(frame)
+        check_certain(reading)
+        if reading.n != self.reading.n or reading.regions != self.reading.regions:
+            raise UnsafeToClick(
+                "the board now reads differently from the first reading (size or regions changed: "
+                "another puzzle?); nothing more was clicked"
+            )
+        return frame, reading
+
+
+def park_point(board: Rect, window: Rect | None, screen: Rect) -> tuple[int, int]:
+    """Where to hold the pointer while the board is read: beside the board, inside the window
+    where possible (hover would tint a cell; outside the window it might open a menu)."""
+    inside = window.intersection(screen) if window is not None else screen
+    mid_x, mid_y = board.left + board.width // 2, board.top + board.height // 2
+    candidates = [
+        (board.left - PARK_GAP, mid_y), (board.right + PARK_GAP, mid_y),
+        (mid_x, board.top - PARK_GAP), (mid_x, board.bottom + PARK_GAP),
+    ]
+    for x, y in candidates:
+        if inside.contains(x, y) and not board.contains(x, y):
+            return x, y
+    for x, y in candidates:
+        if screen.contains(x, y) and not board.contains(x, y):
+            return x, y
+    return screen.left + screen.width // 2, screen.top + 1
 
 
 # --- the whole run -------------------------------------------------------------------------
 
 
 def run(source: Source, options: Options | None = None) -> RunResult:
-    """Capture, read, solve, plan, click and verify; the safety checks stop it before clicking."""
+    """Capture, read, solve, plan, click and check, in rounds; the safety checks stop it
+    before any click they do not pass."""
     options = options or Options()
     if not source.live:
         return _run_offline(source)
@@ -247,30 +471,195 @@ def run(source: Source, options: Options | None = None) -> RunResult:
             desktop.monitors()  # opens mss now, not inside the timed grab
             if not options.dry_run:
                 load_pyautogui(desktop.name)  # its import takes tens of ms: not inside the click stage
-        window = None
-        if not source.screen:
-            with watch.stage("find window"):
-                window = find_window(desktop, source.window)
-        with watch.stage("grab"):
-            frame = grab(desktop, window)
+        home = desktop.pointer()
+        try:
+            return _run_live(desktop, source, options, watch, home)
+        finally:
+            if not options.dry_run and home.on_screen and desktop.pointer() != home:
+                desktop.move_pointer(home.x, home.y)  # the user's pointer back where it was
+
+
+def _run_live(
+    desktop: Desktop, source: Source, options: Options, watch: Stopwatch, home: Pointer
+) -> RunResult:
+    window = None
+    if not source.screen:
+        with watch.stage("find window"):
+            window = find_window(desktop, source.window, options.any_window)
+    found_at = time.perf_counter()
+    frame, reading = _first_reading(desktop, window, options, watch, home)
+    target = window
+    if source.screen and not options.dry_run:
+        target = _window_showing(desktop, frame, reading, options)
+    with watch.stage("solve"):
+        solved = solve(reading)
+    if options.dry_run:
+        return _dry_result(frame, reading, solved, watch)
+    check_certain(reading)
+    check_solvable(reading, solved)
+    session = Session(desktop, frame, reading, solved, target, options, watch)
+    return _click_in_rounds(session, found_at)
+
+
+def _first_reading(
+    desktop: Desktop, window: WindowRecord | None, options: Options, watch: Stopwatch, home: Pointer
+) -> tuple[Frame, BoardReading]:
+    """Grab and read; scroll the board into view first with --scroll; read again with the
+    pointer moved off the board when it was over it (hover tints a cell, a pointer hides one)."""
+    with watch.stage("grab"):
+        frame = grab(desktop, window)
+    try:
         with watch.stage("read"):
             reading = read(frame)
-        with watch.stage("solve"):
-            solved = solve(reading)
-        if options.dry_run:
-            return _dry_result(frame, reading, solved, watch)
-        check_certain(reading)
-        check_unique(solved.count)
-        with watch.stage("plan"):
-            clicks = plan(reading, solved, frame)
-        with watch.stage("click"):
-            made = click(desktop, frame, clicks, delay=options.delay)
-        verification = None
-        if options.verify and solved.solution is not None:
-            with watch.stage("verify"):
-                verification = verify(desktop, frame, solved.solution, board=clicks.box,
-                                      timeout=options.verify_timeout)
-    return RunResult(frame, reading, solved, clicks, made, verification, dict(watch.seconds), False)
+    except BoardNotVisibleError:
+        if not (options.scroll and window is not None):
+            raise
+        with watch.stage("scroll"):
+            frame, reading = _scroll_into_view(desktop, window)
+    if options.dry_run or not home.on_screen:
+        return frame, reading
+    board = Rect.around(frame.box_to_screen(tuple(float(v) for v in reading.box)))
+    if not board.grown(PARK_GAP).contains(home.x, home.y):
+        return frame, reading
+    desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
+    with watch.stage("grab"):
+        frame = grab(desktop, window)
+    with watch.stage("read"):
+        reading = read(frame)
+    return frame, reading
+
+
+def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, BoardReading]:
+    """--scroll: turn the mouse wheel over the page (never a click), one notch at a time, until
+    the whole board shows. A wheel notch scrolls about 100 px: a window that shows the board
+    only between two notches (the cut moves to the other edge) must be made larger."""
+    gui = load_pyautogui(desktop.name)
+    gui.PAUSE = 0.0
+    inside = window.rect.intersection(desktop.monitors()[0].rect)
+    point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
+    first_cut: tuple[str, ...] = ()
+    frame = grab(desktop, window)
+    for _ in range(SCROLL_STEPS):
+        try:
+            return frame, read(frame)
+        except BoardNotVisibleError as exc:
+            cut = _cut_edges(frame)
+            first_cut = first_cut or cut
+            if not cut or set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
+                raise BoardNotVisibleError(
+                    f"{exc} (scrolling does not bring the whole board into view: the window is too "
+                    "small for it; enlarge the window or zoom out with Ctrl+-)"
+                ) from None
+        if not desktop.move_pointer(*point).at(*point):
+            break
+        if "bottom" in cut or "top" in cut:
+            gui.scroll(-1 if "bottom" in cut else 1)
+        else:
+            gui.hscroll(1 if "right" in cut else -1)
+        frame = _settled_grab(desktop, window)
+    raise BoardNotVisibleError("the board did not come into view by scrolling; scroll it into view "
+                               "yourself and run again; nothing was clicked")
+
+
+def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) -> Frame:
+    """A grab once the page has stopped moving (smooth scrolling animates for a while)."""
+    deadline = time.monotonic() + timeout
+    frame = grab(desktop, window)
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        again = grab(desktop, window)
+        if np.array_equal(again.pixels, frame.pixels):
+            return again
+        frame = again
+    return frame
+
+
+def _cut_edges(frame: Frame) -> tuple[str, ...]:
+    try:
+        reading = read_board(frame.pixels)
+    except BoardCutOff as exc:
+        return exc.edges
+    except BoardNotFound:
+        return ()
+    return edges_touched(reading.box, frame)
+
+
+def _window_showing(
+    desktop: Desktop, frame: Frame, reading: BoardReading, options: Options
+) -> WindowRecord | None:
+    """--screen: the window the board is in, which must be a browser (or --any-window)."""
+    x, y, w, h = frame.box_to_screen(tuple(float(v) for v in reading.box))
+    owner = desktop.window_at(x + w / 2, y + h / 2)
+    if owner is None:
+        if options.any_window:
+            return None
+        raise UnsafeToClick("the board is not in any window (the bare desktop?); nothing was clicked")
+    check_browser(owner, options.any_window)
+    return owner
+
+
+def _click_in_rounds(session: Session, found_at: float) -> RunResult:
+    """Plan from the latest reading, click, check; again, slower, while the board differs.
+
+    Every round plans from what the board shows now, never from an earlier plan; a refusal met
+    after the first clicks says how many were made."""
+    options, watch = session.options, session.watch
+    frame, reading = session.frame, session.reading
+    pace = Pace(gap=options.delay)
+    rounds: list[Round] = []
+    first_plan: ClickPlan | None = None
+    total, last_click = 0, found_at
+
+    def finish(outcome: Outcome) -> RunResult:
+        return RunResult(session.frame, session.reading, session.solved, first_plan, total,
+                         dict(watch.seconds), outcome, tuple(rounds), max(0.0, last_click - found_at))
+
+    for number in range(1, options.rounds + 1):
+        try:
+            if number > 1:
+                with watch.stage("read"):
+                    frame, reading = session.read_again()
+                pace = pace.slower()
+            with watch.stage("plan"):
+                clicks = plan(reading, session.solved, frame)
+            if not len(clicks):
+                return finish(Outcome.ALREADY_SOLVED if number == 1 else Outcome.SOLVED)
+            first_plan = first_plan or clicks
+            with watch.stage("click"):
+                total += click(session.desktop, frame, clicks, pace=pace, window=session.target)
+        except QueensError as exc:
+            if total == 0:
+                raise
+            wrong = rounds[-1].differences if rounds else ()
+            raise type(exc)(stopped_after(exc, total, number - 1, wrong)) from None
+        last_click = time.perf_counter()
+        _park(session)
+        if not options.verify:
+            rounds.append(Round(len(clicks), pace, ()))
+            return finish(Outcome.UNVERIFIED)
+        with watch.stage("verify"):
+            after = session.after_clicks()
+        rounds.append(Round(len(clicks), pace, after.differences))
+        if after.shown is Shown.SOLUTION:
+            return finish(Outcome.SOLVED)
+        if after.shown is Shown.WIN_SCREEN:
+            return finish(Outcome.WIN_SCREEN)
+    return finish(Outcome.DIFFERS)
+
+
+def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> str:
+    """A refusal met after clicks were made: it must not say that nothing was clicked."""
+    reason = str(exc).replace("; nothing more was clicked", "").replace("; nothing was clicked", "")
+    wrong = f"; still wrong: {', '.join(differences[:4])}" if differences else ""
+    return (f"stopped after {clicks} click(s) in {rounds} round(s): the board does not show the solution "
+            f"yet{wrong}; and it cannot be read again safely: {reason}")
+
+
+def _park(session: Session) -> None:
+    """Move the pointer off the board, so the board is read again without hover."""
+    board = session.board_rect()
+    window = session.target.rect if session.target else None
+    session.desktop.move_pointer(*park_point(board, window, session.desktop.monitors()[0].rect))
 
 
 def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stopwatch) -> RunResult:
@@ -278,7 +667,7 @@ def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stop
     if solved.solution is not None:
         with watch.stage("plan"):
             clicks = plan(reading, solved, frame)
-    return RunResult(frame, reading, solved, clicks, 0, None, dict(watch.seconds), True)
+    return RunResult(frame, reading, solved, clicks, 0, dict(watch.seconds), Outcome.DRY_RUN)
 
 
 def _run_offline(source: Source) -> RunResult:

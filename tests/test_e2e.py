@@ -39,7 +39,7 @@ def solve_on_page(display: str, server, **options: object) -> tuple[RunResult, o
 
 def assert_solved(result: RunResult, state, puzzle: Puzzle) -> None:  # noqa: ANN001
     assert state.solved and state.page_solved, f"page reports {state.states}"
-    assert result.verification is not None and result.verification.solved, result.verification
+    assert result.outcome.solved and result.ok, (result.outcome, result.differences)
     assert set(state.queens) == set(search(puzzle).solution.queens)
 
 
@@ -136,6 +136,7 @@ def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["ok"] and data["verified"] and data["n"] == 11 and state.solved
+    assert data["outcome"] in ("solved", "win_screen") and data["rounds"][0]["clicks"] == 22
     assert set(data["timings"]) >= {"find window", "grab", "read", "solve", "plan", "click", "verify"}
     to_click = data["to_last_click"] * 1000
     print(f"CLI 11x11: wall {wall:.2f} s, to last click {to_click:.0f} ms, {data['timings']}")

@@ -16,7 +16,7 @@ from live import browser, practice_page, xdotool, xmessage, xvfb  # noqa: F401 (
 from actuator.errors import UnsafeToClick
 from autosolve import pipeline
 from autosolve.commands.run import report_lines, result_json
-from autosolve.pipeline import Options, RunResult, Solved, Source, Stopwatch, board_differences
+from autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch, board_differences
 from capture import BoardNotVisibleError, Desktop, Frame
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle, Solution
@@ -74,7 +74,7 @@ def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
     frame = Frame(pixels=np.zeros((160, 160, 3), np.uint8), left=10, top=20, source="window")
     solved = Solved(PUZZLE, ANSWER, 1, 1)
     plan = pipeline.plan(board, solved, frame)
-    result = RunResult(frame, board, solved, plan, 0, None, {"grab": 0.004, "read": 0.03}, True)
+    result = RunResult(frame, board, solved, plan, 0, {"grab": 0.004, "read": 0.03}, Outcome.DRY_RUN)
     text = "\n".join(report_lines(result))
     assert ".Q.." in text and "plan: 8 click(s)" in text and "r1c2 at (70, 40): empty -> X" in text
     data = result_json(result)

@@ -1,8 +1,9 @@
 """`queens-autosolve [run]`: find the Queens tab, read the board, solve it, click the queens in, check.
 
-Exit status: 0 solved (or, with --dry-run, a unique solution found); 1 the board does not show
-the solution after clicking (or the dry run found no unique solution); 2 a problem to fix first
-(no display, no window, no board visible, uncertain reading...): nothing was clicked.
+Exit status: 0 solved, already solved, or the page shows its win screen (with --dry-run: a unique
+solution found); 1 the board still differs from the solution after the last round (or the dry run
+found no unique solution); 2 a problem to fix first (no display, no window, no board visible, an
+uncertain reading...), said in one line: nothing was clicked unless the line says so.
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dry-run", action="store_true",
                         help="do everything but click; print the solution and the plan")
     parser.add_argument("--delay", type=float, default=0.0, metavar="S",
-                        help="seconds between clicks (default 0: as fast as the page takes them)")
+                        help="seconds between clicks in the first round (default 0: as fast as the page "
+                        "takes them; a round that leaves cells wrong makes the next one slower)")
+    parser.add_argument("--rounds", type=positive_int, default=3, metavar="R",
+                        help="read-plan-click rounds at most, while the board differs (default 3)")
+    parser.add_argument("--scroll", action="store_true",
+                        help="scroll the page with the mouse wheel until the whole board is in view")
+    parser.add_argument("--any-window", action="store_true",
+                        help="allow clicking a window that is not a web browser (on purpose only)")
     parser.add_argument("--no-verify", action="store_true", help="do not read the board again after clicking")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.set_defaults(func=main)
@@ -44,17 +52,31 @@ def main(args: argparse.Namespace) -> int:
 
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
     options = Options(dry_run=args.dry_run or args.image is not None, delay=max(0.0, args.delay),
-                      verify=not args.no_verify)
+                      verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
+                      scroll=args.scroll)
     result = run(source, options)
     print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
     return 0 if result.ok else 1
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a zero never silently means a default)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
+    return value
+
+
 def result_json(result: RunResult) -> dict[str, object]:
     """The outcome for machines."""
-    frame, reading, verification = result.frame, result.reading, result.verification
+    frame, reading = result.frame, result.reading
     return {
         "ok": result.ok,
+        "outcome": result.outcome.name.lower(),
+        "message": result.outcome.value,
         "n": reading.n,
         "dry_run": result.dry_run,
         "source": frame.source,
@@ -72,8 +94,13 @@ def result_json(result: RunResult) -> dict[str, object]:
             {"cell": list(c.cell), "x": c.x, "y": c.y, "reason": c.reason} for c in result.plan
         ],
         "clicks": result.clicks,
-        "verified": None if verification is None else verification.solved,
-        "differences": [] if verification is None else list(verification.differences),
+        "rounds": [
+            {"clicks": r.clicks, "gap": r.pace.gap, "settle": r.pace.settle,
+             "differences": list(r.differences)}
+            for r in result.rounds
+        ],
+        "verified": None if result.dry_run or not result.rounds else result.outcome.solved,
+        "differences": list(result.differences),
         "timings": result.timings,
         "to_last_click": result.to_last_click,
     }
@@ -94,16 +121,26 @@ def report_lines(result: RunResult) -> list[str]:
         lines.append(f"plan: {len(result.plan)} click(s) (dry run: nothing clicked)")
         lines += ["  " + line for line in result.plan.describe()]
     elif not result.dry_run:
-        lines.append(f"clicked {result.clicks} time(s)")
-        verification = result.verification
-        if verification is None:
-            lines.append("not verified (--no-verify)")
-        elif verification.solved:
-            lines.append("verified: the board shows the solution")
-        else:
-            lines.append("NOT verified: the board differs from the solution:")
-            lines += ["  " + d for d in verification.differences]
+        lines += round_lines(result)
+        lines.append(result.outcome.value + ("" if result.outcome.solved else ":"))
+        lines += ["  " + d for d in result.differences]
     lines.append(timing_line(result))
+    return lines
+
+
+def round_lines(result: RunResult) -> list[str]:
+    """How many clicks each round made, at what pace, and what it left wrong."""
+    rounds = result.rounds
+    if not rounds:
+        return [f"clicked {result.clicks} time(s)"]
+    lines = [
+        f"round {i}: {r.clicks} click(s), {r.pace.describe()}"
+        + (f"; {len(r.differences)} cell(s) still wrong" if r.differences else "")
+        for i, r in enumerate(rounds, 1)
+    ]
+    if len(rounds) > 1 and result.outcome.solved:
+        lines.append(f"the page took the clicks at {rounds[-1].pace.describe()}: next time try "
+                     f"--delay {rounds[-1].pace.gap:g}")
     return lines
 
 
@@ -112,5 +149,5 @@ def timing_line(result: RunResult) -> str:
 
     parts = [f"{name} {result.timings[name] * 1000:.1f} ms" for name in STAGES if name in result.timings]
     total = sum(result.timings.values()) * 1000
-    to_click = (f"; window found -> last click {result.to_last_click * 1000:.1f} ms" if result.clicks else "")
+    to_click = f"; window found -> last click {result.to_last_click * 1000:.1f} ms" if result.clicks else ""
     return f"timings: {', '.join(parts)}{to_click}; total {total:.1f} ms"

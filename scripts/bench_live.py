@@ -1,0 +1,80 @@
+"""Live benchmark: `queens-autosolve run` as a user starts it, on the 11x11 practice page in a real
+Chromium on Xvfb; fresh processes, the page reloaded before each. Prints every stage's median,
+window found -> last click, and the whole command's wall time (targets: 80 ms and 500 ms).
+
+    python scripts/bench_live.py [--runs 10] [--size 11] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from autosolve.demo import Chromium, Xvfb, wait_for_board
+from autosolve.pipeline import STAGES
+from autosolve.practice.server import PracticeServer
+from solver.generate import generate_puzzle
+
+
+def one_run(display: str, browser: Chromium, server: PracticeServer, n: int) -> dict[str, object]:
+    """Reload the page, wait for its board, run the tool once; its timings and wall time."""
+    browser.open(server.url)
+    server.wait_for(lambda s: s.reports > 0 and not s.queens, timeout=20)
+    wait_for_board(display, n, chromium=browser)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--json", "--display", display],
+                          capture_output=True, text=True, timeout=60)
+    wall = time.perf_counter() - start
+    solved = server.wait_for(solved=True, timeout=5).solved
+    data = json.loads(done.stdout) if done.stdout.strip() else {}
+    return {"wall": wall, "exit": done.returncode, "page_solved": solved,
+            "timings": data.get("timings", {}), "to_last_click": data.get("to_last_click", 0.0)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--size", type=int, default=11)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    puzzle = generate_puzzle(args.size, rng=random.Random(args.size))
+    runs = []
+    with Xvfb() as xvfb, PracticeServer(puzzle) as server:
+        browser = Chromium(xvfb.display).start("about:blank")
+        try:
+            browser.devtools_port()
+            for _ in range(args.runs):
+                runs.append(one_run(xvfb.display, browser, server, args.size))
+        finally:
+            browser.stop()
+    stages = {name: statistics.median(r["timings"].get(name, 0.0) for r in runs) * 1000 for name in STAGES}
+    summary = {
+        "runs": len(runs),
+        "page_solved": sum(bool(r["page_solved"]) for r in runs),
+        "exit_0": sum(r["exit"] == 0 for r in runs),
+        "stage_median_ms": stages,
+        "to_last_click_median_ms": statistics.median(r["to_last_click"] for r in runs) * 1000,
+        "wall_median_ms": statistics.median(r["wall"] for r in runs) * 1000,
+        "wall_ms": [round(r["wall"] * 1000) for r in runs],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(f"{args.size}x{args.size} practice page, {len(runs)} fresh processes: page solved "
+          f"{summary['page_solved']}/{len(runs)}, exit 0 {summary['exit_0']}/{len(runs)}")
+    print("| stage | median ms |\n|---|---|")
+    for name, ms in stages.items():
+        print(f"| {name} | {ms:.1f} |")
+    print(f"| window found -> last click | {summary['to_last_click_median_ms']:.1f} (target 80) |")
+    print(f"| whole command (wall) | {summary['wall_median_ms']:.0f} (target 500) |")
+    print("wall per run (ms):", summary["wall_ms"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,107 @@
+"""The closed loop's pure parts: pacing, where the pointer waits, what counts as a cut-off board
+or a win screen, and the messages that name the cause. (The live rounds are in test_e2e_*.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from actuator.clicker import MAX_GAP, Pace
+from autosolve.pipeline import cell_differences, cut_advice, edges_touched, not_visible_message, park_point
+from capture import Frame, Rect, WindowRecord
+from vision import BoardCutOff, BoardNotFound, CellState
+from vision.recheck import Recheck
+
+E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
+
+
+def frame(width: int = 400, height: int = 300, clipped: tuple[str, ...] = ()) -> Frame:
+    window = WindowRecord(1, "Queens - Chromium", Rect(0, 0, width, height), ("chromium", "Chromium"))
+    return Frame(np.zeros((height, width, 3), np.uint8), source="window", window=window, clipped=clipped)
+
+
+def test_pace_starts_slowing_from_zero_and_doubles_up_to_a_cap():
+    pace = Pace()
+    assert pace.describe() == "as fast as possible"
+    slower = pace.slower()
+    assert slower.gap > 0 and slower.settle > 0
+    assert slower.slower().gap == 2 * slower.gap
+    for _ in range(20):
+        pace = pace.slower()
+    assert pace.gap == MAX_GAP
+
+
+def test_pointer_parks_beside_the_board_inside_the_window():
+    board = Rect(100, 100, 200, 200)
+    x, y = park_point(board, Rect(0, 0, 500, 500), Rect(0, 0, 1920, 1080))
+    assert not board.contains(x, y) and Rect(0, 0, 500, 500).contains(x, y)
+
+
+def test_pointer_parks_on_another_side_when_the_board_fills_the_window_width():
+    board = Rect(0, 100, 500, 200)
+    x, y = park_point(board, Rect(0, 0, 500, 500), Rect(0, 0, 1920, 1080))
+    assert not board.contains(x, y) and Rect(0, 0, 500, 500).contains(x, y)
+    assert y < 100 or y >= 300
+
+
+@pytest.mark.parametrize(
+    "box, edges",
+    [((50, 50, 100, 100), ()), ((0, 50, 100, 100), ("left",)), ((50, 50, 350, 249), ("right", "bottom"))],
+)
+def test_a_board_at_the_edge_of_what_was_grabbed_is_named_by_edge(box, edges):
+    assert edges_touched(box, frame()) == edges
+
+
+def test_covered_cells_are_left_out_of_the_differences():
+    states = ((Q, None), (X, E))
+    assert cell_differences(states, [(0, 0), (1, 1)]) == ("r2c2 should hold a queen but shows '.'",)
+    assert cell_differences(states, [(0, 0), (0, 1)]) == ()
+
+
+def test_a_dialog_over_the_board_looks_overlaid_but_conflict_stripes_do_not():
+    dialog = Recheck(((Q, None, None), (E, None, None), (E, E, Q)), frozenset({(0, 2), (1, 2)}))
+    assert dialog.looks_overlaid()
+    # stripes over two queens in one row: both cells only partly off their colour, none hidden
+    stripes = Recheck(((None, E, None), (E, E, E), (E, Q, E)), frozenset())
+    assert not stripes.looks_overlaid()
+    # a partly covered cell far from any hidden one is not the edge of a cover
+    patchy = Recheck(((None, E, E), (E, E, E), (E, E, None)), frozenset({(2, 2)}))
+    assert not patchy.looks_overlaid()
+
+
+def test_cut_off_board_message_names_the_edge_the_amount_and_the_way_out():
+    exc = BoardCutOff("cut", ("bottom",), {"bottom": 40})
+    text = not_visible_message(frame(), exc)
+    assert "at the bottom (at least 40 px of it hidden)" in text
+    assert "scroll down" in text and "--scroll" in text and "nothing was clicked" in text
+    assert "press Start" not in text
+
+
+def test_a_board_cut_by_the_screen_edge_says_move_the_window_onto_the_screen():
+    text = not_visible_message(frame(clipped=("right",)), BoardCutOff("cut", ("right",)))
+    assert "right edge of the screen" in text and "move the window fully onto the screen" in text
+
+
+def test_no_board_at_all_keeps_the_start_and_tutorial_hint():
+    text = not_visible_message(frame(), BoardNotFound("no board found: no grid of square cells in the image"))
+    assert "press Start" in text
+
+
+def test_unreadable_regions_suggest_zoom_100_not_the_start_button():
+    text = not_visible_message(frame(), BoardNotFound("found 7 regions on the 8x8 board, expected 8"))
+    assert "zoom to 100%" in text.replace("page zoom to 100%", "zoom to 100%") and "press Start" not in text
+
+
+def test_cut_advice_with_two_edges_lists_both():
+    text = cut_advice(BoardCutOff("cut", ("right", "bottom")))
+    assert "at the right" in text and "at the bottom" in text and "scroll right or scroll down" in text
+
+
+def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_clicked():
+    from actuator.errors import UnsafeToClick
+    from autosolve.pipeline import stopped_after
+
+    exc = UnsafeToClick("the board reading is uncertain (confidence 0.50); nothing was clicked; run again")
+    text = stopped_after(exc, 18, 1, ("r3c9 should hold a queen but shows 'x'",))
+    assert "stopped after 18 click(s) in 1 round(s)" in text and "r3c9" in text
+    assert "nothing was clicked" not in text and "uncertain" in text
