@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from solver.errors import QueensError
 
@@ -124,6 +125,21 @@ def _is_image_too_large(exc: Exception) -> bool:
 def _too_large_text(exc: Exception) -> str:
     return (f"image too large to open safely ({exc.__class__.__name__}: {str(exc).split(',')[0]}); "
             "crop or scale the screenshot down")
+
+
+def check_output_file(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> Path:
+    """Refuse, before any work, an output path that cannot take the file: a folder, a missing
+    folder, no permission, or (with `suffixes`) another kind of file."""
+    if path.is_dir():
+        raise QueensError(f"{option} {path}: is a folder; give a file name")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise QueensError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise QueensError(f"{option} {path}: folder {folder} does not exist")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise QueensError(f"{option} {path}: cannot write there (permission denied)")
+    return path
 
 
 class Stopped(QueensError):

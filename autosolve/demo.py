@@ -25,10 +25,14 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from capture import Desktop, Frame, WindowRecord
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from typing import Self  # Python 3.11; annotations only
 
 APT_XVFB = "sudo apt-get update && sudo apt-get install -y xvfb"
 APT_CHROMIUM = "sudo apt-get update && sudo apt-get install -y chromium"
@@ -143,19 +147,36 @@ class Xvfb:
 
 
 @dataclass
-class Chromium:
-    """A real Chromium window on X display `display`, with a fresh profile deleted on stop.
-
-    `scale` sets the device scale factor (HiDPI: 1.5 draws everything 1.5 times larger).
-    """
+class Browser:
+    """A real browser window on X display `display`, with a fresh profile deleted on stop."""
 
     display: str
     size: tuple[int, int] = WINDOW
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    profile: Path | None = field(default=None, init=False)
+
+    def stop(self) -> None:
+        _stop(self.process)
+        self.process = None
+        if self.profile is not None:
+            shutil.rmtree(self.profile, ignore_errors=True)
+            self.profile = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+@dataclass
+class Chromium(Browser):
+    """A real Chromium window; `scale` sets the device scale factor (HiDPI: 1.5 draws
+    everything 1.5 times larger)."""
+
     position: tuple[int, int] = (0, 0)
     scale: float | None = None
     extra_args: tuple[str, ...] = ()
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-    profile: Path | None = field(default=None, init=False)
 
     def start(self, url: str) -> Chromium:
         binary = find_chromium()
@@ -173,19 +194,6 @@ class Chromium:
         self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
         return self
-
-    def stop(self) -> None:
-        _stop(self.process)
-        self.process = None
-        if self.profile is not None:
-            shutil.rmtree(self.profile, ignore_errors=True)
-            self.profile = None
-
-    def __enter__(self) -> Chromium:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop()
 
     # --- DevTools HTTP endpoint: switch pages without restarting the browser -----------------
 
@@ -281,17 +289,11 @@ def find_firefox() -> str:
 
 
 @dataclass
-class Firefox:
-    """A real Firefox window on X display `display` showing one URL, with a fresh profile.
+class Firefox(Browser):
+    """A real Firefox window showing one URL. Firefox has no switch-page endpoint like
+    Chromium's, so `open` restarts it on the same profile (about two seconds). Its window title
+    ends in "Mozilla Firefox"."""
 
-    Firefox has no switch-page endpoint like Chromium's, so `open` restarts it on the same
-    profile (about two seconds). Its window title ends in "Mozilla Firefox".
-    """
-
-    display: str
-    size: tuple[int, int] = WINDOW
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-    profile: Path | None = field(default=None, init=False)
     log: Path | None = field(default=None, init=False)
 
     def start(self, url: str) -> Firefox:
@@ -326,19 +328,6 @@ class Firefox:
         _stop(self.process)
         self.process = None
         self.start(url)
-
-    def stop(self) -> None:
-        _stop(self.process)
-        self.process = None
-        if self.profile is not None:
-            shutil.rmtree(self.profile, ignore_errors=True)
-            self.profile = None
-
-    def __enter__(self) -> Firefox:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop()
 
     def _check_alive(self) -> None:
         if self.process is not None and self.process.poll() is not None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
+from autosolve.cli import check_output_file
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    debug = check_debug_path(Path(args.debug)) if args.debug else None
+    debug = check_output_file(Path(args.debug), "--debug", DEBUG_SUFFIXES) if args.debug else None
     image = load_image(args.image)
     try:
         reading = read_board(image)
@@ -51,21 +51,6 @@ def run(args: argparse.Namespace) -> int:
         write_picture(draw_reading(image, reading), debug)
     print(json.dumps(reading_json(reading)) if args.json else describe(reading, Path(args.image).stem))
     return 0
-
-
-def check_debug_path(path: Path) -> Path:
-    """Refuse, before any work, a --debug path that cannot take a picture: a folder, another
-    extension, or a place that cannot be written."""
-    if path.is_dir():
-        raise QueensError(f"--debug {path}: is a folder; give a file name ending in .png or .jpg")
-    if path.suffix.lower() not in DEBUG_SUFFIXES:
-        raise QueensError(f"--debug {path}: the picture must be a .png or .jpg file")
-    folder = path.parent
-    if not folder.is_dir():
-        raise QueensError(f"--debug {path}: folder {folder} does not exist")
-    if not os.access(path if path.exists() else folder, os.W_OK):
-        raise QueensError(f"--debug {path}: cannot write there (permission denied)")
-    return path
 
 
 def reading_json(reading: BoardReading) -> dict[str, object]:

@@ -7,14 +7,13 @@ be made again on its own with ``--seed S+i --count 1``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 from pathlib import Path
 
 from tqdm import tqdm
 
-from autosolve.cli import time_limit
+from autosolve.cli import check_output_file, time_limit
 from solver.errors import QueensError
 from solver.formats import format_puzzles
 from solver.generate import MAX_SIZE, check_size, generate_many, puzzle_name
@@ -53,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise QueensError(f"--count {args.count}: ask for at least one puzzle")
     if args.out is not None:
-        check_writable(args.out)
+        check_output_file(args.out, "--out")
     first = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     seeds = range(first, first + args.count)
     puzzles = []
@@ -75,14 +74,3 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise QueensError(f"--out {args.out}: cannot write ({exc.strerror})") from None
     return 0
-
-
-def check_writable(path: Path) -> None:
-    """Refuse an --out file that cannot be written, before any time goes into generating."""
-    if path.is_dir():
-        raise QueensError(f"--out {path}: is a folder; give a file name")
-    folder = path.parent
-    if not folder.is_dir():
-        raise QueensError(f"--out {path}: folder {folder} does not exist")
-    if not os.access(path if path.exists() else folder, os.W_OK):
-        raise QueensError(f"--out {path}: cannot write there (permission denied)")
