@@ -37,7 +37,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Solve the LinkedIn Queens puzzle straight off the screen "
         "(and offline: text puzzles, screenshots, generator, two-player games).",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
         try:
@@ -48,6 +48,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue  # not written yet; tests/test_cli.py requires every command to exist
         module.register(subparsers)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """--version, looked up only when asked for: reading the installed metadata costs 25 ms
+    (importlib.metadata), which every run would pay if the text were built with the parser."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show the version and exit") -> None:  # noqa: A002
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"{PROG} {_version()}")  # on stdout, as argparse's own version action does
+        parser.exit()
 
 
 def _version() -> str:
