@@ -105,3 +105,23 @@ def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_cl
     text = stopped_after(exc, 18, 1, ("r3c9 should hold a queen but shows 'x'",))
     assert "stopped after 18 click(s) in 1 round(s)" in text and "r3c9" in text
     assert "nothing was clicked" not in text and "uncertain" in text
+
+
+def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
+    from actuator.errors import UnsafeToClick
+    from autosolve.pipeline import check_solvable, solve
+    from solver.puzzle import Puzzle
+    from solver.search import search
+    from vision import BoardReading
+
+    puzzle = Puzzle.from_rows(["AAAAA", "BBBBB", "CCCCC", "DDDDD", "EEEEE"])  # rows as regions
+    count = search(puzzle, limit=100).count
+    reading = BoardReading(
+        n=5, regions=puzzle.regions, states=((E,) * 5,) * 5,
+        centres=tuple(tuple((c * 40.0, r * 40.0) for c in range(5)) for r in range(5)),
+        box=(0, 0, 200, 200), region_colours=((0, 0, 0),) * 5, confidence=1.0, reasons=(),
+        solved_look=False,
+    )
+    with pytest.raises(UnsafeToClick, match=f"has {count} solutions") as refusal:
+        check_solvable(reading, solve(reading))
+    assert 1 < count < 100 and "reading is probably wrong" not in str(refusal.value)
