@@ -310,7 +310,12 @@ def test_the_win_dialog_covers_the_board_cells_and_closing_it_shows_the_board(br
         press_answer(browser, server, FIVE_ANSWER, 5)
         assert not server.state().win_shown  # the page animates first (win_delay_ms)
         server.wait_for(lambda s: s.win_shown, timeout=5)
+        # the page reports the dialog as soon as it adds it; the paint may follow a frame later
+        deadline = time.monotonic() + 3
         covered = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
+        while covered >= 0.05 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            covered = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
         # the close button: 8 px in from the card's corner, the card 6% in from the board's
         gui = clicker(browser)
         gui.click(at[0] + x + int(w * 0.94) - 24, at[1] + y + int(h * 0.06) + 24)
