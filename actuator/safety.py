@@ -29,8 +29,10 @@ def check_certain(reading: Certainty) -> None:
     )
 
 
-def check_unique(count: int) -> None:
-    """Refuse to click unless the board read has exactly one solution."""
+def check_unique(count: int, counted_to: int = 2) -> None:
+    """Refuse to click unless the board read has exactly one solution; `count` is the number of
+    solutions found when counting stopped at `counted_to`. A certain reading of a board with
+    several is the page's own puzzle having several, so the message says how many."""
     if count == 1:
         return
     if count == 0:
@@ -38,9 +40,11 @@ def check_unique(count: int) -> None:
             "the board as read has no solution, so the reading must be wrong; nothing was clicked; "
             "run with --dry-run to see what was read"
         )
+    many = f"at least {counted_to}" if count >= counted_to else str(count)
     raise UnsafeToClick(
-        "the board as read has more than one solution (a real puzzle has one, so the reading is "
-        "probably wrong); nothing was clicked; run with --dry-run to see a solution and the plan"
+        f"the puzzle on the page has more than one solution: it has {many} solutions (a proper "
+        "Queens puzzle has exactly one), so there is no one answer to click; nothing was clicked; "
+        "run with --dry-run to see one"
     )
 
 

@@ -99,10 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _silence_stdout()
         return _fail(f"cannot write the output ({exc.strerror or exc}); check where standard output goes")
-    except Exception as exc:
-        if not _is_image_too_large(exc):
-            raise
-        return _fail(f"{getattr(args, 'image', None) or 'image'}: {_too_large_text(exc)}")
 
 
 def _fail(message: str) -> int:
@@ -126,18 +122,6 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def _is_image_too_large(exc: Exception) -> bool:
-    """Pillow refuses images so large they could be decompression bombs; its error is not an
-    OSError, so the image loaders let it through. Checked without importing Pillow."""
-    image = sys.modules.get("PIL.Image")
-    return image is not None and isinstance(exc, image.DecompressionBombError)
-
-
-def _too_large_text(exc: Exception) -> str:
-    return (f"image too large to open safely ({exc.__class__.__name__}: {str(exc).split(',')[0]}); "
-            "crop or scale the screenshot down")
 
 
 def check_output_file(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> Path:

@@ -30,7 +30,16 @@ from capture.models import Pointer
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, Solution, cell_name
 from solver.search import search
-from vision import BoardCutOff, BoardNotFound, BoardReading, CellState, read_board
+from vision import (
+    BoardCutOff,
+    BoardNotFound,
+    BoardReading,
+    CellState,
+    RegionsUnreadable,
+    TwoBoards,
+    read_board,
+)
+from vision.locate import SCROLL
 from vision.recheck import Recheck, lattice_at, recheck_board
 
 # Stages in the order they run; the timing breakdown is printed in this order.
@@ -187,13 +196,19 @@ def read(frame: Frame) -> BoardReading:
     except BoardNotFound as exc:
         if not frame.on_screen:
             raise
-        raise BoardNotVisibleError(not_visible_message(frame, exc)) from None
+        edges = exc.edges if isinstance(exc, BoardCutOff) else ()
+        raise BoardNotVisibleError(not_visible_message(frame, exc), edges) from None
     if frame.on_screen:
         edges = edges_touched(reading.box, frame)
         if edges:
-            raise BoardNotVisibleError(not_visible_message(frame, BoardCutOff(
-                f"the board reaches the {' and '.join(edges)} edge of the picture", edges)))
+            cut = BoardCutOff(f"the board reaches the {' and '.join(edges)} edge of the picture", edges)
+            raise BoardNotVisibleError(not_visible_message(frame, cut), edges)
     return reading
+
+
+def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:
+    """The board's box in screen points."""
+    return Rect.around(frame.box_to_screen(tuple(float(v) for v in reading.box)))
 
 
 def edges_touched(box: tuple[int, int, int, int], frame: Frame) -> tuple[str, ...]:
@@ -216,23 +231,20 @@ def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
                 "nothing was clicked"
             )
         return f"the board is cut off by {where}: {cut_advice(exc)}; nothing was clicked"
-    text = str(exc)
     if frame.clipped:
         return (
             f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
-            f"board shows in the part on screen ({text}); move the window fully onto the screen; "
+            f"board shows in the part on screen ({exc}); move the window fully onto the screen; "
             "nothing was clicked"
         )
-    if "no grid" in text or "blank" in text or "no board found" in text:
-        return f"{where} shows no Queens board ({text}); {NO_BOARD_HINT}; nothing was clicked"
-    if "two boards" in text:
-        return f"{where} shows more than one board ({text}); nothing was clicked"
-    if "regions" in text:
+    if isinstance(exc, TwoBoards):
+        return f"{where} shows more than one board ({exc}); nothing was clicked"
+    if isinstance(exc, RegionsUnreadable):
         return (
-            f"{where} shows a board whose regions cannot be read ({text}); set the page zoom to "
+            f"{where} shows a board whose regions cannot be read ({exc}); set the page zoom to "
             "100% (Ctrl+0) and run again; nothing was clicked"
         )
-    return f"{where} shows no readable Queens board ({text}); nothing was clicked"
+    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; nothing was clicked"
 
 
 def cut_advice(exc: BoardCutOff) -> str:
@@ -242,8 +254,7 @@ def cut_advice(exc: BoardCutOff) -> str:
         hidden = exc.missing_px.get(edge, 0)
         amount = f" (at least {hidden} px of it hidden)" if hidden else ""
         parts.append(f"at the {edge}{amount}")
-    scroll = {"bottom": "scroll down", "top": "scroll up", "left": "scroll left", "right": "scroll right"}
-    moves = " or ".join(dict.fromkeys(scroll[e] for e in exc.edges if e in scroll))
+    moves = " or ".join(dict.fromkeys(SCROLL[e] for e in exc.edges if e in SCROLL))
     return (
         f"it runs past the window's edge {', '.join(parts)}; {moves or 'scroll'} until the whole "
         "board shows, enlarge the window, or run with --scroll to let the tool scroll"
@@ -258,19 +269,11 @@ def solve(reading: BoardReading) -> Solved:
     return Solved(puzzle, result.solution, result.count, result.nodes)
 
 
-def check_solvable(reading: BoardReading, solved: Solved) -> None:
-    """Refuse a board without exactly one solution, saying how many it has (a certain reading
-    of a board with several is a page's puzzle that has several, not a misreading)."""
-    if solved.count == 1:
-        return
-    if solved.count == 0:
-        check_unique(0)
-    count = search(solved.puzzle, limit=COUNT_LIMIT).count
-    many = f"at least {COUNT_LIMIT}" if count >= COUNT_LIMIT else str(count)
-    raise UnsafeToClick(
-        f"the puzzle on the page has {many} solutions (a proper Queens puzzle has exactly one), so "
-        "there is no one answer to click; nothing was clicked; run with --dry-run to see one"
-    )
+def check_solvable(solved: Solved) -> None:
+    """Refuse a board without exactly one solution; with several, counted on to COUNT_LIMIT so
+    the refusal can say how many."""
+    count = search(solved.puzzle, limit=COUNT_LIMIT).count if solved.count > 1 else solved.count
+    check_unique(count, COUNT_LIMIT)
 
 
 def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
@@ -365,7 +368,7 @@ class Session:
 
     def board_rect(self) -> Rect:
         """The board's box in screen points."""
-        return Rect.around(self.frame.box_to_screen(tuple(float(v) for v in self.reading.box)))
+        return board_on_screen(self.frame, self.reading)
 
     def grab_board(self) -> Frame:
         """The board and a margin of page around it (vision wants some page beyond the border)."""
@@ -385,7 +388,8 @@ class Session:
             return True
         try:
             check_window_unchanged(self.target, self.desktop.refresh(self.target))
-            check_not_covered(self.frame.box_to_screen(tuple(float(v) for v in self.reading.box)),
+            board = self.board_rect()
+            check_not_covered((board.left, board.top, board.width, board.height),
                               self.desktop.windows_above(self.target))
         except UnsafeToClick:
             return False
@@ -496,7 +500,7 @@ def _run_live(
     if options.dry_run:
         return _dry_result(frame, reading, solved, watch)
     check_certain(reading)
-    check_solvable(reading, solved)
+    check_solvable(solved)
     session = Session(desktop, frame, reading, solved, target, options, watch)
     return _click_in_rounds(session, found_at)
 
@@ -518,7 +522,7 @@ def _first_reading(
             frame, reading = _scroll_into_view(desktop, window)
     if options.dry_run or not home.on_screen:
         return frame, reading
-    board = Rect.around(frame.box_to_screen(tuple(float(v) for v in reading.box)))
+    board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(home.x, home.y):
         return frame, reading
     desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
@@ -543,7 +547,7 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
         try:
             return frame, read(frame)
         except BoardNotVisibleError as exc:
-            cut = _cut_edges(frame)
+            cut = exc.cut_edges
             first_cut = first_cut or cut
             if not cut or set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
                 raise BoardNotVisibleError(
@@ -574,22 +578,12 @@ def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) 
     return frame
 
 
-def _cut_edges(frame: Frame) -> tuple[str, ...]:
-    try:
-        reading = read_board(frame.pixels)
-    except BoardCutOff as exc:
-        return exc.edges
-    except BoardNotFound:
-        return ()
-    return edges_touched(reading.box, frame)
-
-
 def _window_showing(
     desktop: Desktop, frame: Frame, reading: BoardReading, options: Options
 ) -> WindowRecord | None:
     """--screen: the window the board is in, which must be a browser (or --any-window)."""
-    x, y, w, h = frame.box_to_screen(tuple(float(v) for v in reading.box))
-    owner = desktop.window_at(x + w / 2, y + h / 2)
+    board = board_on_screen(frame, reading)
+    owner = desktop.window_at(board.left + board.width / 2, board.top + board.height / 2)
     if owner is None:
         if options.any_window:
             return None

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import mss
 import numpy as np
+from Xlib import X
+from Xlib.ext.xtest import fake_input
 
 from capture.errors import ImageReadError, WindowMinimisedError, WindowNotFoundError, WindowOffScreenError
 from capture.models import Frame, Monitor, Pointer, Rect, WindowRecord
@@ -172,9 +174,6 @@ class Desktop:
         the server's queue and the pointer still shows where it was. So while it has not left
         its old place we wait, up to `wait` seconds; a pointer found anywhere else was moved by
         someone else."""
-        from Xlib import X
-        from Xlib.ext.xtest import fake_input
-
         before = self.pointer()
         if not before.on_screen:
             self.root.warp_pointer(x, y)

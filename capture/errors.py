@@ -38,7 +38,12 @@ class WindowOffScreenError(CaptureError):
 
 
 class BoardNotVisibleError(CaptureError):
-    """The window was found but no Queens board shows in it (Start button, tutorial, other tab...)."""
+    """The window was found but no whole Queens board shows in it (Start button, tutorial, other
+    tab, scrolled away...). `cut_edges` names the edges of the picture that cut the board, if any."""
+
+    def __init__(self, message: str, cut_edges: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.cut_edges = cut_edges
 
 
 class ImageReadError(CaptureError):

@@ -47,12 +47,12 @@ def check_browser(window: WindowRecord, any_window: bool = False) -> None:
     """Refuse a window that is not a web browser (unless `any_window`), and always a terminal."""
     if window.is_terminal:
         raise NotABrowserError(
-            f"the board shows in the terminal {window.title!r}; the tool never clicks into a terminal"
+            f"the window {window.title!r} is a terminal; the tool never clicks into a terminal"
         )
     if not eligible(window, any_window):
         kind = "/".join(window.wm_class) or "unknown class"
         raise NotABrowserError(
-            f"the board shows in {window.title!r} ({kind}), which is not a web browser; the tool "
+            f"the window {window.title!r} ({kind}) is not a web browser; the tool "
             "clicks only into browser windows (give --any-window to allow this one on purpose)"
         )
 

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 from conftest import require_tool
+from desktops import FIREFOX_NAMES, Firefox, Openbox
 
-from autosolve.demo import CHROMIUM_NAMES, FIREFOX_NAMES, Chromium, Firefox, Openbox, Xvfb, wait_for_board
+from autosolve.demo import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_board
 from solver.puzzle import Cell, Puzzle
 
 

@@ -9,7 +9,7 @@ import pytest
 from actuator.clicker import MAX_GAP, Pace
 from autosolve.pipeline import cell_differences, cut_advice, edges_touched, not_visible_message, park_point
 from capture import Frame, Rect, WindowRecord
-from vision import BoardCutOff, BoardNotFound, CellState
+from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
 from vision.recheck import Recheck
 
 E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
@@ -88,7 +88,7 @@ def test_no_board_at_all_keeps_the_start_and_tutorial_hint():
 
 
 def test_unreadable_regions_suggest_zoom_100_not_the_start_button():
-    text = not_visible_message(frame(), BoardNotFound("found 7 regions on the 8x8 board, expected 8"))
+    text = not_visible_message(frame(), RegionsUnreadable("found 7 regions on the 8x8 board, expected 8"))
     assert "zoom to 100%" in text.replace("page zoom to 100%", "zoom to 100%") and "press Start" not in text
 
 
@@ -123,5 +123,5 @@ def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
         solved_look=False,
     )
     with pytest.raises(UnsafeToClick, match=f"has {count} solutions") as refusal:
-        check_solvable(reading, solve(reading))
+        check_solvable(solve(reading))
     assert 1 < count < 100 and "reading is probably wrong" not in str(refusal.value)

@@ -2,7 +2,16 @@
 `BoardReading` (size, regions, cell states, cell centres, confidence) or raise `BoardNotFound`."""
 
 from vision.read import as_rgb, from_bgra, load_image, read_board, read_image
-from vision.reading import CONFIDENT, BoardCutOff, BoardNotFound, BoardReading, CellState, NotAnImage
+from vision.reading import (
+    CONFIDENT,
+    BoardCutOff,
+    BoardNotFound,
+    BoardReading,
+    CellState,
+    NotAnImage,
+    RegionsUnreadable,
+    TwoBoards,
+)
 
 __all__ = [
     "CONFIDENT",
@@ -11,6 +20,8 @@ __all__ = [
     "BoardReading",
     "CellState",
     "NotAnImage",
+    "RegionsUnreadable",
+    "TwoBoards",
     "as_rgb",
     "from_bgra",
     "load_image",

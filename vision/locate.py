@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.reading import BoardCutOff, BoardNotFound
+from vision.reading import BoardCutOff, BoardNotFound, TwoBoards
 from vision.shades import Shades
 from vision.stats import median as array_median
 
@@ -538,7 +538,7 @@ def main_board(blobs: Blobs) -> np.ndarray:
         if i == best or not _is_board_shaped(blobs, other) or _overlaps(blobs, main, other):
             continue
         if not _is_example_below(blobs, main, other):
-            raise BoardNotFound(
+            raise TwoBoards(
                 "two boards found in the image; crop it to the one to read, or close the other"
             )
     return main

@@ -232,5 +232,7 @@ def load_image(path: str | Path) -> np.ndarray:
     try:
         with Image.open(path) as img:
             return np.asarray(img.convert("RGB"))
+    except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
+        raise NotAnImage(f"{path}: image too large to open safely ({exc}); crop or scale it down") from None
     except (UnidentifiedImageError, OSError) as exc:
         raise NotAnImage(f"{path}: not an image file Pillow can read ({exc.__class__.__name__})") from None

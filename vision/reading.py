@@ -36,6 +36,14 @@ class BoardCutOff(BoardNotFound):
         self.missing_px = dict(missing_px or {})
 
 
+class TwoBoards(BoardNotFound):
+    """More than one board shows (other than LinkedIn's small examples below the main one)."""
+
+
+class RegionsUnreadable(BoardNotFound):
+    """A whole board was found, but its cells do not fall into N regions."""
+
+
 class NotAnImage(QueensError):
     """A path that is missing or is not a picture Pillow can open."""
 

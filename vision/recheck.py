@@ -17,7 +17,7 @@ import numpy as np
 from solver.puzzle import Cell
 from vision.locate import Lattice
 from vision.reading import BoardReading, CellState
-from vision.sample import to_lab
+from vision.sample import cell_points, to_lab
 from vision.states import read_states
 
 # A cell whose background is farther than this (CIE delta E 1976) from its region's colour at any
@@ -26,14 +26,6 @@ from vision.states import read_states
 # LinkedIn's light grey region is only 11 away. (Hover would darken a cell by 5-8.)
 COVERED_DELTA_E = 7.0
 LIGHT_SPAN = 0.85  # the light part of a cell, as a share of the pitch (lines take the rest)
-# Where the background is sampled, as fractions of the light span from the centre: around the
-# corners, clear of crowns and X marks (the same places the full reading samples).
-BACKGROUND_POINTS = np.array([
-    (sx * a, sy * b)
-    for sx in (-1, 1)
-    for sy in (-1, 1)
-    for a, b in ((0.33, 0.33), (0.38, 0.22), (0.22, 0.38))
-])
 
 
 @dataclass(frozen=True)
@@ -80,18 +72,6 @@ def lattice_at(reading: BoardReading, dx: float = 0.0, dy: float = 0.0, scale: f
     return Lattice(reading.n, xs - half, xs + half, ys - half, ys + half, 1.0)
 
 
-def background_points(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """The colours at each cell's background sample points, (n, n, points, 3)."""
-    span = LIGHT_SPAN * lattice.pitch
-    px = lattice.xs[None, :, None] + BACKGROUND_POINTS[None, None, :, 0] * span
-    py = lattice.ys[:, None, None] + BACKGROUND_POINTS[None, None, :, 1] * span
-    px, py = np.broadcast_arrays(px, py)
-    h, w = rgb.shape[:2]
-    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
-    return rgb[yi, xi].astype(np.float64)
-
-
 def recheck_board(rgb: np.ndarray, reading: BoardReading, lattice: Lattice) -> Recheck:
     """Judge every cell of `reading`'s board in image `rgb`, where `lattice` puts its cells."""
     n = reading.n
@@ -99,7 +79,7 @@ def recheck_board(rgb: np.ndarray, reading: BoardReading, lattice: Lattice) -> R
     columns_in = (lattice.left >= 0) & (lattice.right <= w)
     rows_in = (lattice.top >= 0) & (lattice.bottom <= h)
     inside = rows_in[:, None] & columns_in[None, :]
-    seen = background_points(rgb, lattice)
+    seen = cell_points(rgb, lattice)  # where the full reading samples a cell's colour
     expected = np.array([[reading.region_colours[reading.regions[r][c]] for c in range(n)] for r in range(n)])
     distance = np.linalg.norm(to_lab(seen) - to_lab(expected)[:, :, None, :], axis=3)
     off = distance > COVERED_DELTA_E

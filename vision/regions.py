@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.puzzle import cell_name
-from vision.reading import BoardNotFound, Margin, margin_score
+from vision.reading import Margin, RegionsUnreadable, margin_score
 from vision.sample import BoardSamples
 from vision.stats import median
 
@@ -125,13 +125,13 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
     thick_r, thick_d, sure_r, sure_d, borders_usable = thick_borders(samples)
     gap_r, gap_d = colour_gaps(samples.lab)
     margins: list[Margin] = []
+    by_colour = (_same_colour(samples, 0, 1, gap_r), _same_colour(samples, 1, 0, gap_d))
     if borders_usable:
         # split where a thick border runs, or where the colours are plainly different
         join_r = ~thick_r & (gap_r < CLEARLY_DIFFERENT)
         join_d = ~thick_d & (gap_d < CLEARLY_DIFFERENT)
     else:
-        join_r = _same_colour(samples, 0, 1, gap_r)
-        join_d = _same_colour(samples, 1, 0, gap_d)
+        join_r, join_d = by_colour
     labels = label_components(n, join_r, join_d)
     count = int(labels.max()) + 1
     if count != n and borders_usable:
@@ -143,11 +143,11 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
     if count != n and borders_usable:
         # region borders barely thicker than cell lines (1 px borders, small zoom) split some
         # regions: colours alone, as when no borders are seen (the margins say how sure)
-        alone = label_components(n, _same_colour(samples, 0, 1, gap_r), _same_colour(samples, 1, 0, gap_d))
+        alone = label_components(n, *by_colour)
         if alone.max() + 1 == n:
             labels, count, borders_usable = alone, n, False
     if count != n:
-        raise BoardNotFound(
+        raise RegionsUnreadable(
             f"found {count} regions on the {n}x{n} board, expected {n}: regions not readable"
         )
     borders = (thick_r, thick_d, sure_r, sure_d)

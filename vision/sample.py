@@ -51,17 +51,25 @@ class BoardSamples:
         return [(int(r), int(c)) for r, c in np.argwhere(self.stripe_points >= STRIPED_POINTS)]
 
 
-def cell_points(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """The colour at each cell's sample points, (n, n, points, 3) float."""
+def points_at(rgb: np.ndarray, lattice: Lattice, fractions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour at points placed in every cell at `fractions` ((points, 2): x and y as shares
+    of the cell's light span, from its centre): (n, n, points, 3) float; and which of the points
+    lie inside the image, (n, n, points) bool (the others take the nearest edge pixel)."""
     span_x = (lattice.right - lattice.left)[None, :, None]
     span_y = (lattice.bottom - lattice.top)[:, None, None]
-    px = lattice.xs[None, :, None] + COLOUR_POINTS[None, None, :, 0] * span_x
-    py = lattice.ys[:, None, None] + COLOUR_POINTS[None, None, :, 1] * span_y
+    px = lattice.xs[None, :, None] + fractions[None, None, :, 0] * span_x
+    py = lattice.ys[:, None, None] + fractions[None, None, :, 1] * span_y
     px, py = np.broadcast_arrays(px, py)
     h, w = rgb.shape[:2]
+    inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
     xi = np.clip(np.rint(px).astype(int), 0, w - 1)
     yi = np.clip(np.rint(py).astype(int), 0, h - 1)
-    return rgb[yi, xi].astype(np.float64)
+    return rgb[yi, xi].astype(np.float64), inside
+
+
+def cell_points(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """The colour at each cell's sample points, (n, n, points, 3) float."""
+    return points_at(rgb, lattice, COLOUR_POINTS)[0]
 
 
 def stripe_points(points: np.ndarray, colours: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 from solver.puzzle import cell_name
 from vision.locate import Lattice
 from vision.reading import CONFIDENT, CellState, Margin, margin_score
+from vision.sample import points_at
 from vision.shades import STRIPE_REDNESS
 from vision.stats import percentile
 
@@ -318,16 +319,8 @@ def rim_ink(
     of a dialog). Sampled on the image at the lattice's light spans, which resampling would
     shift by up to a pixel in twenty. Sides facing another region (`regions`, (n, n) labels) are
     left out: pages draw thick region borders partly inside the cells."""
-    span_x = (lattice.right - lattice.left)[None, :, None]
-    span_y = (lattice.bottom - lattice.top)[:, None, None]
-    px = lattice.xs[None, :, None] + RIM_POINTS[None, None, :, 0] * span_x
-    py = lattice.ys[:, None, None] + RIM_POINTS[None, None, :, 1] * span_y
-    px, py = np.broadcast_arrays(px, py)
-    h, w = rgb.shape[:2]
-    inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
-    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
-    distance = np.linalg.norm(rgb[yi, xi].astype(np.float32) - background[:, :, None, :], axis=-1)
+    colours, inside = points_at(rgb, lattice, RIM_POINTS)
+    distance = np.linalg.norm(colours - background[:, :, None, :], axis=-1)
     counted = inside & _sides_within_region(regions, lattice.n)
     return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
 
