@@ -102,6 +102,22 @@ def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):  # noqa
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]  # read from the Firefox window
 
 
+@pytest.mark.parametrize("zoom", [0.5, 0.67])
+def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbox_firefox, openbox_xvfb):  # noqa: F811
+    """Firefox draws a 1 px line at 50% or 67% zoom by where it falls on the pixel grid, and drops
+    many: at 50% every vertical cell line. The merged cells are split again by the lattice."""
+    n = 9
+    puzzle = puzzle_of(n, 3)
+    display = openbox_xvfb.display
+    with practice_page(openbox_firefox, puzzle, zoom=zoom) as server:
+        with terminal_focused(display):
+            done = run_tool(display=display)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    print(done.stdout)
+    assert_solved_by_the_tool(done, state, puzzle)
+    assert "Mozilla Firefox" in done.stdout.splitlines()[0]
+
+
 # --- two X screens ------------------------------------------------------------------------
 
 

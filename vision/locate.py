@@ -494,7 +494,8 @@ def _cut_off(sides: list[Side]) -> BoardCutOff:
     )
 
 
-EXAMPLE_CELLS = 0.6  # an example board's cells are smaller than this share of the main board's
+# An example board's cells are smaller than this share of the main board's (0.6 beside a 14x14).
+EXAMPLE_CELLS = 0.75
 
 
 def _group_box(blobs: Blobs, members: np.ndarray) -> np.ndarray:
@@ -544,6 +545,232 @@ def main_board(blobs: Blobs) -> np.ndarray:
     return main
 
 
+# --- cells whose lines vanished: at fractional zoom a browser can drop a 1 px cell line ------
+
+MERGE_TOLERANCE = 0.12  # of the pitch: a merged area's sides lie this close to whole cells
+FILLED = 0.9  # of its box: a merged area's outline (marks' holes aside) fills it, as a rectangle
+MIN_STRIPS = 4  # light areas one cell across that agree on the cell size before it is believed
+MAX_UNITS = 3  # cell sizes tried from grids of clean cells, the largest grids first
+MAX_STRIP_UNITS = 3  # cell sizes tried from the most common short sides of rectangles
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One cell's light size and the pitch."""
+
+    size: float
+    pitch: float
+
+    @property
+    def gap(self) -> float:
+        return self.pitch - self.size
+
+    def cells_in(self, length: int) -> int:
+        """How many cells side by side a light span of `length` px is (0: not a whole number)."""
+        count = int(round((length + self.gap) / self.pitch))
+        if count < 1 or count > MAX_N:
+            return 0
+        off = abs(length - (count * self.pitch - self.gap))
+        return count if off <= max(2.0, MERGE_TOLERANCE * self.pitch) else 0
+
+
+@dataclass(frozen=True)
+class Areas:
+    """Light areas with no hole as large as half a cell: per area its outline, its bounding box
+    (x, y, w, h) and the smaller side of its largest hole (0 for none): a mark makes a small
+    hole, a board inside a card a large one. Rectangles are kept apart (the strips)."""
+
+    outlines: list[np.ndarray]
+    boxes: np.ndarray  # int (K, 4)
+    holes: np.ndarray  # int (K,)
+    filled: np.ndarray  # bool (K,): the outline fills its box as a rectangle does
+
+
+def light_areas(mask: np.ndarray, min_cell: int) -> Areas:
+    """Every light area at least `min_cell` across, outline and box."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return Areas([], np.zeros((0, 4), np.int64), np.zeros(0, np.int64), np.zeros(0, bool))
+    links = hierarchy[0]
+    holes = np.zeros(len(contours), np.int64)
+    for contour, link in zip(contours, links):
+        if link[3] >= 0:
+            _, _, w, h = cv2.boundingRect(contour)
+            holes[link[3]] = max(holes[link[3]], min(w, h))
+    outlines, boxes, hole_sides, filled = [], [], [], []
+    for i, (contour, link) in enumerate(zip(contours, links)):
+        if link[3] >= 0:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        if min(w, h) >= min_cell:
+            outlines.append(contour)
+            boxes.append((x, y, w, h))
+            hole_sides.append(int(holes[i]))
+            filled.append(cv2.contourArea(contour) >= FILLED * w * h)
+    return Areas(outlines, np.array(boxes, np.int64).reshape(-1, 4), np.array(hole_sides, np.int64),
+                 np.array(filled, bool))
+
+
+def unit_of(blobs: Blobs, members: np.ndarray) -> Unit:
+    """The cell size and pitch of a grid of clean cells (a whole board or a piece of one)."""
+    centres, sizes = blobs.centres[members], blobs.sizes[members]
+    _, pitch_x = _axis_positions(centres[:, 0], sizes)
+    _, pitch_y = _axis_positions(centres[:, 1], sizes)
+    return Unit(float(array_median(sizes)), (pitch_x + pitch_y) / 2)
+
+
+def units_of_strips(areas: Areas) -> list[Unit]:
+    """Cell sizes and pitches from strips: where a browser dropped every line one way (Firefox
+    at 50% zoom draws no vertical cell line at all), the cells of a row merge into strips one
+    cell high. A short side that many rectangles share is a cell (the most common few are
+    tried: a page's example boards share theirs too); rectangles one above the other (or side
+    by side) a cell apart start a pitch apart."""
+    rectangles = areas.boxes[areas.filled]
+    short = np.minimum(rectangles[:, 2], rectangles[:, 3])
+    values = sorted(set(short.tolist()))  # (np.unique imports numpy.ma: 25-40 ms at start-up)
+    near = [np.count_nonzero(np.abs(short - v) <= 1) for v in values]
+    units: list[Unit] = []
+    for count, value in sorted(zip(near, values), reverse=True):
+        if count < MIN_STRIPS or len(units) == MAX_STRIP_UNITS:
+            break
+        if any(abs(unit.size - value) <= 2 for unit in units):
+            continue
+        strips = rectangles[np.abs(short - value) <= 1]
+        size = float(array_median(np.minimum(strips[:, 2], strips[:, 3]).astype(float)))
+        steps = _steps_between(strips, size)
+        if steps:
+            units.append(Unit(size, float(median(steps))))
+    return units
+
+
+def _steps_between(boxes: np.ndarray, size: float) -> list[float]:
+    """How far apart strips start that lie one above the other (or side by side) a cell apart."""
+    steps = []
+    for start, lo, length in ((1, 0, 2), (0, 1, 3)):
+        a = boxes[:, start].astype(float)
+        step = a[None, :] - a[:, None]
+        x_lo, x_hi = boxes[:, lo], boxes[:, lo] + boxes[:, length]
+        overlap = np.minimum(x_hi[:, None], x_hi[None, :]) - np.maximum(x_lo[:, None], x_lo[None, :])
+        steps.extend(step[(step > 0.5 * size) & (step < 1.5 * size) & (overlap > 0.5 * size)].tolist())
+    return steps
+
+
+def split_merged(areas: Areas, blobs: Blobs, unit: Unit) -> Blobs:
+    """The blobs, with light areas whose box spans whole
+    cells (2x1, 3x1, 2x2, an L of three, ... at the pitch) split into those cells: cells whose
+    thin lines the browser did not draw.
+
+    Firefox at 67% or 80% zoom draws a 1 px line 0.67 or 0.8 px wide and, by where it falls on
+    the pixel grid, shows it or drops it (at 50% it drops every line one way): lines inside a
+    region vanish, which merges its cells into one area and cuts the board into pieces that do
+    not look like one board. An area splits only when both sides of its box are whole cells
+    within a tolerance and it holds no hole half a cell wide (a card or dialog around the board
+    does); a cell of it is one whose middle lies inside the area's outline."""
+    split: set[tuple[int, int, int, int]] = set()
+    boxes: list[tuple[int, int, int, int]] = []
+    half = unit.size / 2
+    for outline, (x, y, w, h), hole in zip(areas.outlines, areas.boxes.tolist(), areas.holes.tolist()):
+        across, down = unit.cells_in(w), unit.cells_in(h)
+        if across * down < 2 or hole >= 0.5 * unit.size:
+            continue
+        split.add((x, y, x + w, y + h))
+        for row in range(down):
+            for col in range(across):
+                x0, y0 = x + col * unit.pitch, y + row * unit.pitch
+                if cv2.pointPolygonTest(outline, (x0 + half, y0 + half), False) > 0:
+                    boxes.append((int(round(x0)), int(round(y0)),
+                                  int(round(x0 + unit.size)), int(round(y0 + unit.size))))
+    # every other blob stays: a second board beside this one is still seen (and refused)
+    boxes += [box for box in map(tuple, blobs.boxes.tolist()) if box not in split]
+    box_array = np.array(boxes, dtype=np.int64).reshape(-1, 4)
+    return Blobs(box_array, (box_array[:, :2] + box_array[:, 2:]) / 2.0)
+
+
+def fit_board(mask: np.ndarray, min_cell: int = MIN_CELL) -> Lattice:
+    """The main board's lattice in `mask` (its frame not yet checked).
+
+    When the clean cells do not make one whole board, or leave cells unseen, merged cells are
+    split by each likely cell size in turn (each grid of clean cells, largest first, and the
+    strips), and the board covering the most area (then the finest lattice) is taken. A cell
+    size counts only where the board itself shows it, in clean cells or strips one cell across,
+    on a good share of its cells: a board of large cells beside one of small cells is not a
+    board of small cells. If no board is found that way, the first answer stands."""
+    blobs = find_blobs(mask, min_cell)
+    first: BoardNotFound | None = None
+    lattice: Lattice | None = None
+    try:
+        lattice = fit_lattice(blobs, main_board(blobs), mask)
+    except BoardNotFound as error:
+        first = error
+    if lattice is not None and lattice.found >= 1.0:
+        return lattice
+    best = lattice
+    areas = light_areas(mask, min_cell)
+    for unit in _likely_units(blobs, areas):
+        try:
+            split = split_merged(areas, blobs, unit)
+            mended = fit_lattice(split, main_board(split), mask)
+        except BoardNotFound:
+            continue
+        if _unit_share(blobs, areas, unit, mended) < MIN_UNIT_SHARE:
+            continue  # the cell size of some other grid (an example board), not of this one
+        if best is None or _is_better(mended, best):
+            best = mended
+    if best is None:
+        assert first is not None
+        raise first
+    return best
+
+
+MIN_UNIT_SHARE = 0.25  # of a mended board's cells: clean cells or strips of the unit's size
+
+
+def _unit_share(blobs: Blobs, areas: Areas, unit: Unit, lattice: Lattice) -> float:
+    """The share of the lattice's cells that show `unit`'s size themselves: a clean cell of that
+    size, or a strip one such cell across (whose other side is whole cells) lies on them."""
+    tolerance = max(2.0, MERGE_TOLERANCE * unit.pitch)
+    centres = blobs.centres[np.abs(blobs.sizes - unit.size) < 0.25 * unit.size].tolist()
+    rectangles = areas.boxes[areas.filled].tolist()
+    for x, y, w, h in rectangles:
+        if abs(min(w, h) - unit.size) > tolerance or not (unit.cells_in(w) and unit.cells_in(h)):
+            continue
+        for row in range(unit.cells_in(h)):
+            for col in range(unit.cells_in(w)):
+                centres.append([x + col * unit.pitch + unit.size / 2, y + row * unit.pitch + unit.size / 2])
+    xs, ys, near = lattice.xs, lattice.ys, 0.25 * lattice.pitch
+    cells = set()
+    for cx, cy in centres:
+        col, row = int(np.argmin(np.abs(xs - cx))), int(np.argmin(np.abs(ys - cy)))
+        if abs(xs[col] - cx) < near and abs(ys[row] - cy) < near:
+            cells.add((row, col))
+    return len(cells) / (lattice.n * lattice.n)
+
+
+def _likely_units(blobs: Blobs, areas: Areas) -> list[Unit]:
+    """Cell sizes to split merged cells by: each grid of clean cells (largest first), then the
+    strips."""
+    groups = group_boards(blobs)
+    boxes = [_group_box(blobs, g) for g in groups]
+    order = np.argsort([-(b[2] - b[0]) * (b[3] - b[1]) for b in boxes])
+    return [unit_of(blobs, groups[i]) for i in order[:MAX_UNITS]] + units_of_strips(areas)
+
+
+def _is_better(a: Lattice, b: Lattice) -> bool:
+    """Which of two lattices is the board: the clearly larger in area, else the finer, else the
+    fuller (two fits of one board differ in area by a few pixels)."""
+    area_a, area_b = _area(a), _area(b)
+    if area_a > SAME_AREA * area_b or area_b > SAME_AREA * area_a:
+        return area_a > area_b
+    return (a.n, a.found) > (b.n, b.found)
+
+
+SAME_AREA = 1.1
+
+
+def _area(lattice: Lattice) -> float:
+    return float((lattice.right[-1] - lattice.left[0]) * (lattice.bottom[-1] - lattice.top[0]))
+
+
 def locate(shades: Shades, stripes: bool = False) -> Lattice:
     """The main board's lattice in full-image pixel coordinates; with `stripes`, red conflict
     stripes are first taken out of the grid lines (costs a few milliseconds).
@@ -555,14 +782,12 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
     mask = light_mask(shades, stripes)
     factor = -(-max(h, w) // SEARCH_SIDE)
     if factor == 1:
-        blobs = find_blobs(mask)
-        lattice = fit_lattice(blobs, main_board(blobs), mask)
+        lattice = fit_board(mask)
         check_frame(mask, lattice)
         return lattice
     scale = 1 / factor
     small = shrink_mask(mask, factor)
-    blobs = find_blobs(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
-    rough = fit_lattice(blobs, main_board(blobs), small)
+    rough = fit_board(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
     x, y, bw, bh = rough.box(small.shape)
     margin = rough.pitch
     x0 = max(0, int((x - margin) / scale))
@@ -570,8 +795,7 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
     x1 = min(w, int((x + bw + margin) / scale) + 1)
     y1 = min(h, int((y + bh + margin) / scale) + 1)
     crop = np.ascontiguousarray(mask[y0:y1, x0:x1])
-    blobs = find_blobs(crop, min_cell=MIN_CELL)
-    lattice = fit_lattice(blobs, main_board(blobs), crop)
+    lattice = fit_board(crop)
     if lattice.n != rough.n:
         raise BoardNotFound(
             f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"
