@@ -7,9 +7,12 @@ of a browser window costs a few milliseconds.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import mss
@@ -58,7 +61,8 @@ class Desktop:
     @property
     def screenshots(self) -> mss.MSS:
         if self._mss is None:
-            self._mss = mss.MSS(display=self.name)
+            with sonames_by_dlopen():
+                self._mss = mss.MSS(display=self.name)
         return self._mss
 
     def windows(self, title: str | None = None) -> list[WindowRecord]:
@@ -219,3 +223,38 @@ def load_image(path: str | Path) -> Frame:
     except (UnidentifiedImageError, OSError) as exc:
         raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
     return Frame(pixels=rgb, source="image")
+
+
+# The sonames of the X libraries mss loads, fixed by their ABI (Debian, Fedora, Arch alike).
+X_SONAMES = {
+    "X11": "libX11.so.6", "Xfixes": "libXfixes.so.3", "Xrandr": "libXrandr.so.2",
+    "xcb": "libxcb.so.1", "xcb-randr": "libxcb-randr.so.0", "xcb-render": "libxcb-render.so.0",
+    "xcb-shm": "libxcb-shm.so.0", "xcb-xfixes": "libxcb-xfixes.so.0",
+}
+
+
+@contextmanager
+def sonames_by_dlopen() -> Iterator[None]:
+    """While mss starts, `ctypes.util.find_library` answers for the X libraries by opening their
+    soname directly, and asks the system only when that fails.
+
+    mss looks up eight libraries, and on Linux each lookup runs `ldconfig -p` in a subprocess:
+    70-110 ms of a run's start, more than grabbing and reading the board together."""
+    original = ctypes.util.find_library
+
+    def find_library(name: str) -> str | None:
+        soname = X_SONAMES.get(name)
+        if soname is not None:
+            try:
+                ctypes.CDLL(soname)
+            except OSError:
+                pass
+            else:
+                return soname
+        return original(name)
+
+    ctypes.util.find_library = find_library
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = original

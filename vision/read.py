@@ -39,7 +39,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from vision.locate import Lattice, locate
 from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, NotAnImage, margin_score
@@ -224,6 +223,8 @@ def read_image(path: str | Path) -> BoardReading:
 
 def load_image(path: str | Path) -> np.ndarray:
     """An image file as an RGB array; NotAnImage when it is missing or not a picture."""
+    from PIL import Image, UnidentifiedImageError  # only here: a live run never opens a file (25 ms)
+
     path = Path(path)
     if not path.exists():
         raise NotAnImage(f"{path}: no such file")
