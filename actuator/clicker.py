@@ -57,7 +57,7 @@ class Pace:
 class PointerControl(Protocol):
     """Moves the pointer on the X screen the board was read from (`capture.Desktop` is one)."""
 
-    def move_pointer(self, x: int, y: int) -> Pointer: ...
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer: ...
 
 
 def load_pyautogui(display: str) -> ModuleType:
@@ -155,7 +155,8 @@ def click_plan(
 
 def _move_onto(pointer: PointerControl, x: int, y: int, last: tuple[int, int] | None, done: str) -> None:
     """Put the pointer on (x, y) of the board's screen, or stop: a click anywhere else is never made."""
-    where = pointer.move_pointer(x, y)
+    # on the last cell, the pointer was found where it was sent: no need to ask the server again
+    where = pointer.move_pointer(x, y, before=None if last is None else Pointer(*last, True))
     if where.at(x, y):
         return
     if last is not None and where.on_screen and (where.x, where.y) == last:

@@ -165,7 +165,9 @@ class Desktop:
         reply = self.root.query_pointer()
         return Pointer(int(reply.root_x), int(reply.root_y), bool(reply.same_screen))
 
-    def move_pointer(self, x: int, y: int, wait: float = POINTER_WAIT) -> Pointer:
+    def move_pointer(
+        self, x: int, y: int, wait: float = POINTER_WAIT, before: Pointer | None = None
+    ) -> Pointer:
         """Move the pointer to (x, y) on THIS X screen and return where it then is.
 
         An XTest motion event moves the pointer as a mouse would, but only on the screen it is
@@ -177,8 +179,9 @@ class Desktop:
         clicked) freezes the pointer until it has replayed the press: the move then waits in
         the server's queue and the pointer still shows where it was. So while it has not left
         its old place we wait, up to `wait` seconds; a pointer found anywhere else was moved by
-        someone else."""
-        before = self.pointer()
+        someone else. `before`: where the pointer was just found on this screen, when the caller
+        knows (saves a round trip to the X server per cell clicked)."""
+        before = before if before is not None else self.pointer()
         if not before.on_screen:
             self.root.warp_pointer(x, y)
         else:
