@@ -25,7 +25,8 @@ import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -108,6 +109,34 @@ class QueensBoard:
     @property
     def full(self) -> int:
         return (1 << (self.n * self.n)) - 1
+
+    def split_region(self) -> str | None:
+        """The label of a region that is not one connected piece (cells joined side by side),
+        found in reading order; None when every region is one piece (a plain board has none).
+
+        >>> QueensBoard.from_rows(["AB", "BA"]).split_region()
+        'B'
+        """
+        if self.regions is None:
+            return None
+        n, grid = self.n, self.regions
+        seen: set[Cell] = set()
+        for r0 in range(n):
+            for c0 in range(n):
+                region = grid[r0][c0]
+                if (r0, c0) in seen:
+                    continue
+                if any(grid[r][c] == region for r, c in seen):
+                    return default_label(region)  # a second piece of a region met before
+                stack = [(r0, c0)]
+                seen.add((r0, c0))
+                while stack:
+                    r, c = stack.pop()
+                    for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                        if 0 <= rr < n and 0 <= cc < n and (rr, cc) not in seen and grid[rr][cc] == region:
+                            seen.add((rr, cc))
+                            stack.append((rr, cc))
+        return None
 
     def label_rows(self) -> list[str]:
         """The region map as rows of labels (A, B, ...), '.' everywhere on a plain board."""
@@ -196,33 +225,47 @@ class QueensGame:
         n = self.board.n
         if not (0 <= cell[0] < n and 0 <= cell[1] < n):
             raise IllegalMoveError(f"{text.strip()} is off the {n}x{n} board")
-        if not self.free >> (cell[0] * n + cell[1]) & 1:
-            raise IllegalMoveError(f"{self.move_name(cell)} {self._why_not(cell)}")
+        why = self.illegal_reason(cell)
+        if why is not None:
+            raise IllegalMoveError(f"{self.move_name(cell)} {why}")
         return cell
 
     def move_name(self, move: Cell) -> str:
         return f"r{move[0] + 1}c{move[1] + 1}"
 
-    def _why_not(self, cell: Cell) -> str:
+    def illegal_reason(self, cell: Cell) -> str | None:
+        """Why a queen may not go on `cell` (on the board) now, naming the rule it breaks; None
+        when it may.
+
+        >>> game = QueensGame(QueensBoard.plain(4, "hard"))
+        >>> game.push((0, 1))
+        >>> game.illegal_reason((2, 3)), game.illegal_reason((2, 0))
+        ('shares a diagonal with the queen on r1c2', None)
+        """
         n = self.board.n
         i = cell[0] * n + cell[1]
+        if self.free >> i & 1:
+            return None
         for queen in self.queens:
             if queen == cell:
                 return "already holds a queen"
         for queen in self.queens:
             j = queen[0] * n + queen[1]
             if self.board.conflicts[j] >> i & 1:
-                if queen[0] == cell[0]:
-                    why = "the same row as"
-                elif queen[1] == cell[1]:
-                    why = "the same column as"
-                elif self.board.regions and self.board.regions[queen[0]][queen[1]] == self.board.regions[
-                    cell[0]][cell[1]]:
-                    why = "the same region as"
-                else:
-                    why = "a diagonal with"
-                return f"shares {why} the queen on {self.move_name(queen)}"
+                return f"{self._rule_broken(queen, cell)} the queen on {self.move_name(queen)}"
         return "is not free"
+
+    def _rule_broken(self, queen: Cell, cell: Cell) -> str:
+        regions = self.board.regions
+        if queen[0] == cell[0]:
+            return "shares the same row as"
+        if queen[1] == cell[1]:
+            return "shares the same column as"
+        if regions and regions[queen[0]][queen[1]] == regions[cell[0]][cell[1]]:
+            return "shares the same region as"
+        if self.board.mode == "easy":
+            return "is a diagonal neighbour of"
+        return "shares a diagonal with"
 
     def position(self) -> str:
         """``ROWS MODE MOVES``: region rows joined by '/' (or N for a plain board), the mode,
@@ -278,6 +321,12 @@ class QueensGame:
 
 # Components up to this many cells are valued by the mex of all moves, bigger ones by search.
 SMALL_COMPONENT = 10
+_CLOCK_EVERY = 1023  # look at the clock once per this many + 1 searched positions
+
+
+class SolveTimeout(QueensError):
+    """The exact search ran past its time budget (`KaylesSolver.budget`). What it had proved
+    stays in the memo: asking again goes on from there."""
 
 
 class KaylesSolver:
@@ -300,6 +349,26 @@ class KaylesSolver:
         self.values: dict[int, int] = {}  # component mask -> Grundy value
         # heap -> {mask -> mover wins}
         self.memo: defaultdict[int, dict[int, bool]] = defaultdict(dict)
+        self.deadline: float | None = None  # perf_counter() past which `_search` gives up
+        self.nodes = 0
+
+    @contextmanager
+    def budget(self, seconds: float | None) -> Iterator[None]:
+        """Raise SolveTimeout from a search inside that runs longer than `seconds` (None: no
+        limit). The memo stays sound: a result is stored only once it is proved."""
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        try:
+            yield
+        finally:
+            self.deadline = None
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SolveTimeout("the exact search ran out of time")
+
+    def size(self) -> int:
+        """How many positions the memo holds (its memory grows with it)."""
+        return len(self.values) + sum(len(table) for table in self.memo.values())
 
     def components(self, free: int) -> list[int]:
         """The free cells split into groups that no move in one group affects in another."""
@@ -383,6 +452,9 @@ class KaylesSolver:
         return result
 
     def _search(self, mask: int, heap: int) -> bool:
+        self.nodes += 1
+        if not self.nodes & _CLOCK_EVERY and self.deadline is not None:
+            self._check_clock()
         conflicts, table, values = self.conflicts, self.memo[heap], self.values
         unknown = set()  # a set: cells with the same conflicts lead to the same position
         clique = True
@@ -498,6 +570,10 @@ class PerfectPlayer:
             self._solvers.clear()  # one board at a time: the memo is per board
             self._solvers[board] = KaylesSolver(board.conflicts)
         return self._solvers[board]
+
+    def forget(self) -> None:
+        """Drop what the memo holds (it grows with every position proved)."""
+        self._solvers.clear()
 
     def choose(self, game: QueensGame) -> Cell:
         solver = self.solver_for(game.board)

@@ -2,6 +2,7 @@
 
     play queens [--board FILE | --size N --seed S | --plain N] [--mode hard|easy] [--p1/--p2 WHO]
     play queens --analyse FILE [--mode hard|easy] [--json]
+    play queens --web [--port P] [--no-open] [--size N --seed S --mode M --p1/--p2 WHO]
     play corner [--hint]
     play amazons [--setup POSITION] [--p1/--p2 WHO] [--time SECONDS] | --perft D
     play superqueen (--board FILE | --random N --density P --seed S)
@@ -12,7 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import time
+import webbrowser
 from typing import Any
+from urllib.parse import urlencode
 
 from autosolve.cli import time_limit
 from solver.formats import read_puzzles, read_text
@@ -58,6 +62,12 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     p.add_argument("--position", help="start from a position string (see `position` in a game)")
     p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
     _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", "perfect")
+    web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
+                               "--size, --seed, --mode, --p1 and --p2 fill in its first game")
+    web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
+    web.add_argument("--port", type=int, default=0,
+                     help="with --web: port on 127.0.0.1 (default: any free port)")
+    web.add_argument("--no-open", dest="open", action="store_false", help="with --web: do not open a browser")
     p.set_defaults(func=run_queens)
 
 
@@ -129,6 +139,8 @@ class TimedPlayer:
 
 
 def run_queens(args: argparse.Namespace) -> int:
+    if args.web:
+        return run_queens_web(args)
     if args.analyse:
         return _analyse(args.analyse, args.mode, args.json, args.timeout or None)
     game = _queens_start(args)
@@ -146,6 +158,47 @@ def run_queens(args: argparse.Namespace) -> int:
                 "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
     play_game(game, players, names, console)  # type: ignore[arg-type]
     return 0
+
+
+def run_queens_web(args: argparse.Namespace) -> int:
+    """Serve the game page until Ctrl-C (the HTTP stack loads only here)."""
+    from autosolve.web.game import MAX_SIZE, MIN_SIZE, GameServer
+
+    if not 0 <= args.port <= 65535:
+        raise PositionError(f"--port {args.port}: use a port number from 0 to 65535")
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        raise PositionError(f"--size {args.size}: the page plays boards from {MIN_SIZE} to {MAX_SIZE}")
+    if args.board or args.plain is not None or args.analyse or args.position:
+        raise PositionError("--web starts from a random map (--size, --seed); load a map on the page")
+    with GameServer(port=args.port) as server:
+        url = server.url + "?" + urlencode(web_settings(args))
+        print(f"Queens Game at {url}", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
+        if args.open:
+            webbrowser.open(url)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("\nstopped", flush=True)
+    return 0
+
+
+def web_settings(args: argparse.Namespace) -> dict[str, str]:
+    """The page's first game from the command line: size, mode, seed and who plays whom.
+
+    >>> web_settings(argparse.Namespace(size=6, mode="easy", seed=None, p1="greedy", p2="human"))
+    {'n': '6', 'mode': 'easy', 'opponent': 'ai', 'first': 'ai', 'level': 'greedy'}
+    """
+    settings = {"n": str(args.size), "mode": args.mode}
+    if args.seed is not None:
+        settings["seed"] = str(args.seed)
+    if args.p1 == HUMAN and args.p2 == HUMAN:
+        return {**settings, "opponent": "pvp"}
+    if HUMAN not in (args.p1, args.p2):
+        raise PositionError("on the page a person plays: give --p1 human or --p2 human")
+    first, level = ("human", args.p2) if args.p1 == HUMAN else ("ai", args.p1)
+    return {**settings, "opponent": "ai", "first": first, "level": level}
 
 
 def _queens_start(args: argparse.Namespace) -> QueensGame:

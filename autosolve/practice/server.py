@@ -18,7 +18,8 @@ HTTP API (JSON):
   (else 403), so another web page open in the same browser cannot.
 - ``GET /api/state`` the last `PageState` as JSON.
 
-Bad requests cannot hurt the server: each connection has a time limit, at most
+Bad requests cannot hurt the server (the loopback stack it shares with the Queens Game page,
+`autosolve.web.http`): each connection has a time limit, at most
 `PracticeServer.max_connections` are served at once (the rest get a 503), and a malformed
 report (bad JSON, 1e999, 30,000-deep nesting, ...) is a 400, never a traceback.
 """
@@ -27,18 +28,14 @@ from __future__ import annotations
 
 import json
 import math
-import socket
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from socketserver import BaseServer
-from types import TracebackType
 
+from autosolve.web.http import CONTENT_TYPES, LoopbackServer, Request, Response, Routes, json_response
+from autosolve.web.http import parse_json_object as parse_report
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, is_solution
 
@@ -55,16 +52,7 @@ REGION_COLOURS: tuple[str, ...] = (
 # Cell states as the page writes them: empty, X mark, player queen, locked (pre-placed) queen.
 EMPTY, MARK, QUEEN, LOCKED = ".", "x", "Q", "L"
 STATE_CHARS = frozenset(EMPTY + MARK + QUEEN + LOCKED)
-_MAX_BODY = 1 << 16
 _MAX_COUNT = 1 << 53  # seq, moves, ...: beyond what a page can count (a JS number's exact range)
-_CONTENT_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-}
 
 
 @dataclass(frozen=True)
@@ -221,7 +209,7 @@ def queens_in(states: Sequence[str]) -> tuple[Cell, ...]:
     return tuple((r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch in (QUEEN, LOCKED))
 
 
-class PracticeServer:
+class PracticeServer(LoopbackServer):
     """Serve the practice page for `puzzle` on loopback and record the page's reports.
 
     >>> with PracticeServer(Puzzle.from_rows(["AAB", "ACB", "CCB"])) as server:  # doctest: +SKIP
@@ -230,11 +218,8 @@ class PracticeServer:
 
     The keywords from `win_screen` on are the `PageOptions` (QueensError when out of range).
     `request_timeout` (seconds a connection may take) and `max_connections` (served at once)
-    may be set on an instance before `start`.
+    may be set on an instance before `start` (see `LoopbackServer`).
     """
-
-    request_timeout: float = 5.0
-    max_connections: int = 32
 
     def __init__(
         self,
@@ -264,57 +249,26 @@ class PracticeServer:
             if not (0 <= r < puzzle.n and 0 <= c < puzzle.n):
                 raise QueensError(f"locked queen {r},{c} is outside the {puzzle.n}x{puzzle.n} board")
         self.initial = initial_states(puzzle, self.locked, initial)
-        self.host, self.port = host, port
         self.colours = region_colours(puzzle)
         self._changed = threading.Condition()
         self._state = self._judge(self.initial, updated_at=0.0)
         self._page: tuple[str, int] = ("", -1)  # (session, seq) of the newest report taken
-        self._httpd: _BoundedHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(self._routes(), host=host, port=port, name="practice-server",
+                         server_version="QueensPractice/1", noun="report")
 
-    # --- lifecycle -------------------------------------------------------------------------
+    def _routes(self) -> Routes:
+        routes = Routes()
+        routes.static(STATIC)
+        for path in ("/", "/index.html"):
+            routes.get(path, lambda request: Response(self.render_index(), CONTENT_TYPES[".html"]))
+        routes.get("/api/puzzle", lambda request: json_response(self.puzzle_json()))
+        routes.get("/api/state", lambda request: json_response(self.state().to_json()))
+        routes.post("/api/state", self._take_report)
+        return routes
 
-    def start(self) -> PracticeServer:
-        """Bind and serve in a background thread. Raises QueensError when the port is taken."""
-        if self._httpd is not None:
-            return self
-        try:
-            httpd = _BoundedHTTPServer((self.host, self.port), _handler_for(self), self.max_connections)
-        except OSError as exc:
-            raise QueensError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
-        self._httpd = httpd
-        self.port = httpd.server_address[1]
-        self._thread = threading.Thread(target=httpd.serve_forever, name="practice-server", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving and free the port."""
-        if self._httpd is None:
-            return
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._httpd = self._thread = None
-
-    def __enter__(self) -> PracticeServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        """The page's address, e.g. ``http://127.0.0.1:8123/``."""
-        return f"http://{self.host}:{self.port}/"
-
-    def allowed_origins(self) -> frozenset[str]:
-        """The Origin headers a report may carry: this server's own loopback addresses."""
-        hosts = {self.host, "127.0.0.1", "localhost"}
-        return frozenset(f"http://{host}:{self.port}" for host in hosts)
+    def _take_report(self, request: Request) -> Response:
+        state = self.record(parse_report(request.body))
+        return json_response({"ok": True, "solved": state.solved})
 
     # --- what the page reported ------------------------------------------------------------
 
@@ -430,146 +384,3 @@ def _int_field(report: dict[str, object], key: str) -> int:
     if isinstance(value, float) and not math.isfinite(value) or abs(value) > _MAX_COUNT:
         raise ValueError(f"{key} must be a number below 2**53")
     return int(value)
-
-
-def _refuse_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a number a page reports")
-
-
-def parse_report(body: bytes) -> dict[str, object]:
-    """The JSON object in a report's body; ValueError when it is not one (bad JSON, NaN or
-    Infinity, nesting too deep for the parser)."""
-    try:
-        report = json.loads(body, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise ValueError("body nests too deeply") from None
-    if not isinstance(report, dict):
-        raise ValueError("body must be a JSON object")
-    return report
-
-
-def _static_files() -> dict[str, Path]:
-    """Files the server may send, by URL path: only what ships in ``static/``."""
-    return {
-        f"/{path.name}": path
-        for path in STATIC.iterdir()
-        if path.is_file() and path.suffix in _CONTENT_TYPES
-    }
-
-
-_BUSY_RESPONSE = (
-    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
-    b"Connection: close\r\n\r\nbusy\n"
-)
-
-
-class _BoundedHTTPServer(ThreadingHTTPServer):
-    """A thread per connection, but at most `limit` at once: a connection beyond them gets a 503
-    and is closed, so stalled clients cannot pile up threads. Dropped connections are silent."""
-
-    daemon_threads = True
-    block_on_close = False  # stop() must not wait for a stalled client's time limit
-    request_queue_size = 128  # a burst of connections past a short backlog waits 1 s to retry
-
-    def __init__(
-        self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], limit: int
-    ) -> None:
-        super().__init__(address, handler)
-        self._slots = threading.BoundedSemaphore(limit)
-
-    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
-        if not self._slots.acquire(blocking=False):
-            _refuse_busy(request)
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()  # the thread did not start: its slot is free again
-            raise
-
-    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        """A client that hung up or stalled past its time limit is no error of ours: stay quiet."""
-        if isinstance(sys.exc_info()[1], OSError):  # ConnectionResetError, BrokenPipe, timeouts
-            return
-        BaseServer.handle_error(self, request, client_address)
-
-
-def _refuse_busy(request: socket.socket) -> None:
-    try:
-        request.setblocking(False)  # never let a full send buffer stall the accepting thread
-        request.send(_BUSY_RESPONSE)
-    except OSError:
-        pass
-
-
-def _handler_for(server: PracticeServer) -> type[BaseHTTPRequestHandler]:
-    files = _static_files()
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "QueensPractice/1"
-        timeout = server.request_timeout  # each read and write on the connection
-
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            path = self.path.split("?", 1)[0]
-            if path in ("/", "/index.html"):
-                self._send(HTTPStatus.OK, server.render_index(), _CONTENT_TYPES[".html"])
-            elif path == "/api/puzzle":
-                self._send_json(server.puzzle_json())
-            elif path == "/api/state":
-                self._send_json(server.state().to_json())
-            elif path in files:
-                body = files[path].read_bytes()
-                self._send(HTTPStatus.OK, body, _CONTENT_TYPES[files[path].suffix])
-            else:
-                self._send_json({"error": f"no such page: {path}"}, HTTPStatus.NOT_FOUND)
-
-        def do_POST(self) -> None:  # noqa: N802
-            if self.path.split("?", 1)[0] != "/api/state":
-                self._send_json({"error": "not found"}, HTTPStatus.NOT_FOUND)
-                return
-            refusal = self._refusal()
-            if refusal is not None:
-                self._send_json({"error": refusal[1]}, refusal[0])
-                return
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if not 0 < length <= _MAX_BODY:
-                    raise ValueError("body missing or too large")
-                state = server.record(parse_report(self.rfile.read(length)))
-            except ValueError as exc:  # json.JSONDecodeError is a ValueError
-                self._send_json({"error": str(exc)}, HTTPStatus.BAD_REQUEST)
-                return
-            self._send_json({"ok": True, "solved": state.solved})
-
-        def _refusal(self) -> tuple[HTTPStatus, str] | None:
-            """Why this POST may not write the state: not from this page, or not JSON."""
-            origin = self.headers.get("Origin")
-            if origin is not None and origin not in server.allowed_origins():
-                return HTTPStatus.FORBIDDEN, f"reports come from {server.url} only, not {origin[:100]}"
-            content_type = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
-            if content_type != "application/json":
-                return HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send the report as application/json"
-            return None
-
-        def _send_json(self, data: object, status: HTTPStatus = HTTPStatus.OK) -> None:
-            self._send(status, json.dumps(data).encode("utf-8"), "application/json")
-
-        def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass  # a request log on every click would drown the CLI's output
-
-    return Handler

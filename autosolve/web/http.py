@@ -1,0 +1,353 @@
+"""A small hardened HTTP server for pages served on loopback: routes per method and path, JSON
+in and out, and the limits that keep a bad client from hurting it.
+
+`LoopbackServer` serves a `Routes` table in a background thread. Every answer it writes itself
+is JSON with a one-line ``{"error": ...}`` body:
+
+- a POST must be ``Content-Type: application/json`` (else 415) from a loopback Origin of this
+  server or none (else 403), so another web page open in the same browser cannot write; its
+  body must be present and at most `LoopbackServer.max_body` bytes (else 400);
+- a handler's `ValueError` is a 400 and an `HttpError` its own status (404 for an unknown
+  game, ...); a path nobody registered is a 404;
+- each connection has a time limit (`request_timeout`), at most `max_connections` are served at
+  once (the rest get a 503), and a client that hangs up leaves no traceback.
+
+>>> routes = Routes()
+>>> routes.get("/api/hello", lambda request: json_response({"hello": "world"}))
+>>> with LoopbackServer(routes) as server:  # doctest: +SKIP
+...     print(server.url)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from socketserver import BaseServer
+from types import TracebackType
+from typing import Self
+from urllib.parse import parse_qs
+
+from solver.errors import QueensError
+
+MAX_BODY = 1 << 16
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+JSON_TYPE = "application/json"
+
+
+class HttpError(Exception):
+    """An answer other than 200 that a handler chooses: `status` with ``{"error": message}``."""
+
+    def __init__(self, status: HTTPStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as a handler sees it: the path without its query, the query's fields (the
+    last value of each), the headers and the body (empty for a GET)."""
+
+    method: str
+    path: str
+    query: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+    def json(self) -> dict[str, object]:
+        """The body as a JSON object; ValueError (a 400) when it is not one."""
+        return parse_json_object(self.body)
+
+
+@dataclass(frozen=True)
+class Response:
+    """What a handler answers: status, body bytes and their content type."""
+
+    body: bytes
+    content_type: str = JSON_TYPE
+    status: HTTPStatus = HTTPStatus.OK
+
+
+Handler = Callable[[Request], Response]
+
+
+def json_response(data: object, status: HTTPStatus = HTTPStatus.OK) -> Response:
+    return Response(json.dumps(data).encode("utf-8"), JSON_TYPE, status)
+
+
+def error_response(message: str, status: HTTPStatus) -> Response:
+    """A one-line ``{"error": message}``: newlines in a message would break that promise."""
+    return json_response({"error": " ".join(message.split())}, status)
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number a page reports")
+
+
+def parse_json_object(body: bytes) -> dict[str, object]:
+    """The JSON object in a request's body; ValueError when it is not one (bad JSON, NaN or
+    Infinity, nesting too deep for the parser)."""
+    try:
+        data = json.loads(body, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("body nests too deeply") from None
+    if not isinstance(data, dict):
+        raise ValueError("body must be a JSON object")
+    return data
+
+
+class Routes:
+    """Handlers by (method, path): GET and POST, exact paths, plus a folder of static files."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[tuple[str, str], Handler] = {}
+
+    def get(self, path: str, handler: Handler) -> None:
+        self._handlers["GET", path] = handler
+
+    def post(self, path: str, handler: Handler) -> None:
+        self._handlers["POST", path] = handler
+
+    def static(self, folder: Path) -> None:
+        """Serve the files of `folder` (not its subfolders) at ``/NAME``, read on each request so
+        an edited page shows on reload; only the types in `CONTENT_TYPES`."""
+        for path in folder.iterdir():
+            if path.is_file() and path.suffix in CONTENT_TYPES:
+                self.get(f"/{path.name}", _file_handler(path))
+
+    def find(self, method: str, path: str) -> Handler | None:
+        return self._handlers.get((method, path))
+
+
+def _file_handler(path: Path) -> Handler:
+    def send_file(request: Request) -> Response:
+        return Response(path.read_bytes(), CONTENT_TYPES[path.suffix])
+
+    return send_file
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class LoopbackServer:
+    """Serve `routes` on loopback in a background thread.
+
+    `noun` names what clients POST in refusals (``reports come from ... only``);
+    `request_timeout` (seconds a connection may take), `max_connections` (served at once) and
+    `max_body` (bytes a POST may carry) may be set on an instance before `start`.
+    """
+
+    request_timeout: float = 5.0
+    max_connections: int = 32
+    max_body: int = MAX_BODY
+
+    def __init__(
+        self,
+        routes: Routes,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        name: str = "loopback-server",
+        server_version: str = "Queens/1",
+        noun: str = "request",
+    ) -> None:
+        if not is_loopback(host):
+            raise QueensError(f"host {host!r} is not a loopback address: these pages serve this machine only")
+        self.routes = routes
+        self.host, self.port = host, port
+        self.name, self.server_version, self.noun = name, server_version, noun
+        self._httpd: _BoundedHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Self:
+        """Bind and serve in a background thread. Raises QueensError when the port is taken."""
+        if self._httpd is not None:
+            return self
+        try:
+            httpd = _BoundedHTTPServer((self.host, self.port), _handler_for(self), self.max_connections)
+        except OSError as exc:
+            raise QueensError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
+        self._httpd = httpd
+        self.port = httpd.server_address[1]
+        self._thread = threading.Thread(target=httpd.serve_forever, name=self.name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and free the port."""
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._httpd = self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        """The page's address, e.g. ``http://127.0.0.1:8123/``."""
+        return f"http://{self.host}:{self.port}/"
+
+    def allowed_origins(self) -> frozenset[str]:
+        """The Origin headers a POST may carry: this server's own loopback addresses."""
+        hosts = {self.host, "127.0.0.1", "localhost"}
+        return frozenset(f"http://{host}:{self.port}" for host in hosts)
+
+    def refusal(self, headers: Mapping[str, str]) -> Response | None:
+        """Why a POST may not be taken: not from this server's page, or not JSON."""
+        origin = headers.get("Origin")
+        if origin is not None and origin not in self.allowed_origins():
+            return error_response(f"{self.noun}s come from {self.url} only, not {origin[:100]}",
+                                  HTTPStatus.FORBIDDEN)
+        content_type = headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if content_type != JSON_TYPE:
+            return error_response(f"send the {self.noun} as application/json",
+                                  HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+        return None
+
+    def answer(self, request: Request) -> Response:
+        """Run the handler for `request`, turning its refusals into one-line JSON errors."""
+        handler = self.routes.find(request.method, request.path)
+        if handler is None:
+            message = f"no such page: {request.path}" if request.method == "GET" else "not found"
+            return error_response(message, HTTPStatus.NOT_FOUND)
+        try:
+            return handler(request)
+        except HttpError as exc:
+            return error_response(str(exc), exc.status)
+        except ValueError as exc:  # json.JSONDecodeError is a ValueError
+            return error_response(str(exc), HTTPStatus.BAD_REQUEST)
+        except Exception as exc:  # a bug of ours: say so in one line, keep the trace for the log
+            traceback.print_exc()
+            return error_response(f"internal error: {type(exc).__name__}", HTTPStatus.INTERNAL_SERVER_ERROR)
+
+
+_BUSY_RESPONSE = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+    b"Connection: close\r\n\r\nbusy\n"
+)
+
+
+class _BoundedHTTPServer(ThreadingHTTPServer):
+    """A thread per connection, but at most `limit` at once: a connection beyond them gets a 503
+    and is closed, so stalled clients cannot pile up threads. Dropped connections are silent."""
+
+    daemon_threads = True
+    block_on_close = False  # stop() must not wait for a stalled client's time limit
+    request_queue_size = 128  # a burst of connections past a short backlog waits 1 s to retry
+
+    def __init__(
+        self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], limit: int
+    ) -> None:
+        super().__init__(address, handler)
+        self._slots = threading.BoundedSemaphore(limit)
+
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        if not self._slots.acquire(blocking=False):
+            _refuse_busy(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()  # the thread did not start: its slot is free again
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up or stalled past its time limit is no error of ours: stay quiet."""
+        if isinstance(sys.exc_info()[1], OSError):  # ConnectionResetError, BrokenPipe, timeouts
+            return
+        BaseServer.handle_error(self, request, client_address)
+
+
+def _refuse_busy(request: socket.socket) -> None:
+    try:
+        request.setblocking(False)  # never let a full send buffer stall the accepting thread
+        request.send(_BUSY_RESPONSE)
+    except OSError:
+        pass
+
+
+def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = server.server_version
+        timeout = server.request_timeout  # each read and write on the connection
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            path, query = self._split_path()
+            self._send(server.answer(Request("GET", path, query, self.headers)))
+
+        def do_POST(self) -> None:  # noqa: N802
+            path, query = self._split_path()
+            if server.routes.find("POST", path) is None:
+                self._send(server.answer(Request("POST", path)))
+                return
+            refusal = server.refusal(self.headers)
+            if refusal is not None:
+                self._send(refusal)
+                return
+            try:
+                body = self._read_body()
+            except ValueError as exc:
+                self._send(error_response(str(exc), HTTPStatus.BAD_REQUEST))
+                return
+            self._send(server.answer(Request("POST", path, query, self.headers, body)))
+
+        def _split_path(self) -> tuple[str, dict[str, str]]:
+            path, _, query = self.path.partition("?")
+            fields = {key: values[-1] for key, values in parse_qs(query).items()}
+            return path, fields
+
+        def _read_body(self) -> bytes:
+            length = int(self.headers.get("Content-Length", "0"))
+            if not 0 < length <= server.max_body:
+                raise ValueError("body missing or too large")
+            return self.rfile.read(length)
+
+        def _send(self, response: Response) -> None:
+            self.send_response(response.status)
+            self.send_header("Content-Type", response.content_type)
+            self.send_header("Content-Length", str(len(response.body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(response.body)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass  # a request log on every click would drown the CLI's output
+
+    return Handler

@@ -1,0 +1,159 @@
+"""Queens Game benchmark: AI move latency through the REST API, per level, on 8x8 and 10x10
+maps; and the perfect AI's first move on 10x10 easy maps, today's engine against the one of
+git commit 0fe93c5 (before issue 11), both in this process.
+
+Run from the project root::
+
+    .venv/bin/python benchmarks/web_game.py                  # both parts
+    .venv/bin/python benchmarks/web_game.py --games 4 --maps 20
+
+Latency is the wall-clock time of one ``POST /api/game/ai-move`` against a `GameServer` in this
+process (what the page waits for), with the CPU seconds of this process in the same span beside
+it (what a busy shared machine does not inflate). Each game is the level under test against
+itself, from the empty board to the end, on maps from seeds 0, 1, ...
+Not a test: nothing here is imported by the product or by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import types
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from autosolve.web.game import GameServer  # noqa: E402
+from twoplayer import queens_game  # noqa: E402
+from twoplayer.queens_game import QUEENS_AIS, QueensBoard  # noqa: E402
+
+BEFORE = "0fe93c5"
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Seconds per AI move: median and worst wall clock, and worst CPU of this process."""
+
+    label: str
+    count: int
+    median: float
+    worst: float
+    worst_cpu: float
+
+    def row(self) -> str:
+        return (f"| {self.label} | {self.count} | {self.median * 1000:.1f} | {self.worst * 1000:.1f} "
+                f"| {self.worst_cpu * 1000:.1f} |")
+
+
+def post(url: str, body: dict[str, object]) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return json.load(response)
+
+
+def timed(job: Callable[[], object]) -> tuple[float, float]:
+    start, start_cpu = time.perf_counter(), time.process_time()
+    job()
+    return time.perf_counter() - start, time.process_time() - start_cpu
+
+
+def summarise(label: str, samples: list[tuple[float, float]]) -> Latency:
+    walls = [wall for wall, _ in samples]
+    return Latency(label, len(samples), statistics.median(walls), max(walls), max(cpu for _, cpu in samples))
+
+
+def api_latency(server: GameServer, n: int, mode: str, level: str, games: int) -> Latency:
+    """Every AI move of `games` self-play games at `level` on n x n maps."""
+    samples = []
+    for seed in range(games):
+        state = post(server.url + "api/game/init", {"n": n, "mode": mode, "seed": seed})
+        while not state["game_over"]:
+            answer: dict = {}
+
+            def move(state: dict = state, answer: dict = answer) -> None:
+                body = {"game_id": state["game_id"], "level": level}
+                answer.update(post(server.url + "api/game/ai-move", body))
+
+            samples.append(timed(move))
+            state = answer
+    return summarise(f"{n}x{n} {mode} {level}", samples)
+
+
+def load_engine(ref: str) -> types.ModuleType:
+    """twoplayer/queens_game.py as it was at git `ref`, as a module of its own."""
+    source = subprocess.run(["git", "show", f"{ref}:twoplayer/queens_game.py"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    module = types.ModuleType(f"queens_game_{ref}")
+    module.__dict__["__name__"] = module.__name__
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(source, f"{ref}:twoplayer/queens_game.py", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
+def first_moves(engine: types.ModuleType, label: str, maps: int, size: int = 10,
+                mode: str = "easy") -> Latency:
+    """The perfect player's first move (the hardest one) on `maps` random maps, fresh memo each."""
+    samples = []
+    for seed in range(maps):
+        board = engine.QueensBoard.random(size, seed, mode)
+        game = engine.QueensGame(board)
+        samples.append(timed(lambda game=game: engine.PerfectPlayer(0).choose(game)))
+    return summarise(label, samples)
+
+
+def first_move_api(server: GameServer, maps: int, size: int = 10, mode: str = "easy") -> Latency:
+    samples = []
+    for seed in range(maps):
+        state = post(server.url + "api/game/init", {"n": size, "mode": mode, "seed": seed})
+        samples.append(timed(lambda state=state: post(server.url + "api/game/ai-move",
+                                                     {"game_id": state["game_id"], "level": "perfect"})))
+    return summarise(f"{size}x{size} {mode} perfect first move, API", samples)
+
+
+def check_same_maps() -> None:
+    """Both engines must see the same maps, or the comparison means nothing."""
+    old = load_engine(BEFORE)
+    for seed in range(3):
+        then, now = old.QueensBoard.random(10, seed, "easy"), QueensBoard.random(10, seed, "easy")
+        same = then.regions == now.regions
+        assert same, f"the maps of seed {seed} differ between {BEFORE} and today"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="self-play games per level and size (default 3)")
+    parser.add_argument("--maps", type=int, default=20, help="maps for the first-move figures (default 20)")
+    parser.add_argument("--mode", choices=queens_game.MODES, help="only this mode (default: easy, then hard)")
+    parser.add_argument("--skip-latency", action="store_true", help="only the first-move comparison")
+    args = parser.parse_args(argv)
+
+    header = "| what | moves | median ms | worst ms | worst CPU ms |\n|---|---|---|---|---|"
+    with GameServer() as server:
+        if not args.skip_latency:
+            print(f"AI move latency through POST /api/game/ai-move ({args.games} self-play games each)")
+            print(header)
+            for mode in [args.mode] if args.mode else queens_game.MODES[::-1]:
+                for n in (8, 10):
+                    for level in QUEENS_AIS:
+                        print(api_latency(server, n, mode, level, args.games).row(), flush=True)
+        print()
+        print(f"Perfect AI, first move on {args.maps} random 10x10 easy maps (fresh memo each)")
+        print(header)
+        check_same_maps()
+        print(first_moves(load_engine(BEFORE), f"engine of {BEFORE} (before)", args.maps).row(), flush=True)
+        print(first_moves(queens_game, "engine today", args.maps).row(), flush=True)
+        print(first_move_api(server, args.maps).row(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
