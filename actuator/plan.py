@@ -5,7 +5,8 @@ A click cycles a cell empty -> X -> queen -> empty, so a queen cell needs 2 clic
 cleared with 1 click (queen -> empty). Locked (pre-placed) queens are never clicked, and X marks
 elsewhere are left alone: they are the player's notes and do not stop the puzzle being solved.
 Pure logic: it needs only the cell states, centres and board box of a reading, and a `Frame` (or
-anything with `to_screen` and `box_to_screen`) to turn image pixels into screen points.
+anything with `to_screen` and `box_to_screen`) to turn image pixels into screen points. Cell
+states are vision's `CellState` (`vision.reading` loads without OpenCV).
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from actuator.errors import ClickOutsideBoard, UnsafeToClick
+from capture.geometry import Rect
 from solver.puzzle import Cell, cell_name
+from vision.reading import CellState
 
-# Cell states by their character (vision's CellState values), so planning needs no vision import.
-EMPTY, MARK, QUEEN, LOCKED = ".", "x", "Q", "L"
 # Clicks from each state to a queen, along empty -> X -> queen.
-CLICKS_TO_QUEEN = {EMPTY: 2, MARK: 1, QUEEN: 0}
-_STEP = {EMPTY: "empty -> X", MARK: "X -> queen", QUEEN: "queen -> empty"}
-
-Box = tuple[float, float, float, float]  # x, y, width, height
+CLICKS_TO_QUEEN = {CellState.EMPTY: 2, CellState.X: 1, CellState.QUEEN: 0}
+_STEP = {CellState.EMPTY: "empty -> X", CellState.X: "X -> queen", CellState.QUEEN: "queen -> empty"}
 
 
 class ScreenMapping(Protocol):
@@ -31,16 +30,16 @@ class ScreenMapping(Protocol):
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]: ...
 
-    def box_to_screen(self, box: Box) -> Box: ...
+    def box_to_screen(self, box: Rect) -> Rect: ...
 
 
 class ReadingLike(Protocol):
     """The parts of a `vision.BoardReading` the planner uses."""
 
     n: int
-    states: Sequence[Sequence[object]]
+    states: Sequence[Sequence[CellState]]
     centres: Sequence[Sequence[tuple[float, float]]]
-    box: tuple[int, int, int, int]
+    box: Rect
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ class ClickPlan:
     """The clicks that turn the board into the solution, in order, and the board box (screen)."""
 
     clicks: tuple[Click, ...]
-    box: Box
+    box: Rect
     solution: tuple[Cell, ...]
 
     def __len__(self) -> int:
@@ -71,29 +70,34 @@ class ClickPlan:
         return iter(self.clicks)
 
     def inside_board(self, x: float, y: float) -> bool:
-        return _inside(self.box, x, y)
+        return self.box.contains(x, y)
 
     def describe(self) -> list[str]:
         lines = [click.describe() for click in self.clicks]
         return lines or ["nothing to click: the board shows the solution"]
 
 
-def state_char(state: object) -> str:
-    """A cell state as its character: accepts vision's CellState or the character itself."""
-    value = getattr(state, "value", state)
-    if value not in (EMPTY, MARK, QUEEN, LOCKED):
-        raise ValueError(f"unknown cell state {state!r}")
-    return str(value)
-
-
-def cell_steps(state: str, target: bool) -> list[str]:
+def cell_steps(state: CellState, target: bool) -> list[str]:
     """The click reasons that take a cell in `state` to a queen (target) or to no queen."""
-    if state == LOCKED:
+    if state is CellState.LOCKED:
         return []  # never clicked: the page would ignore it at best
     if target:
-        on_the_way = [EMPTY, MARK]  # the states a cell leaves on its way to a queen
+        on_the_way = [CellState.EMPTY, CellState.X]  # the states a cell leaves on its way to a queen
         return [_STEP[s] for s in on_the_way[2 - CLICKS_TO_QUEEN[state] :]]
-    return ["wrong queen: " + _STEP[QUEEN]] if state == QUEEN else []
+    return ["wrong queen: " + _STEP[CellState.QUEEN]] if state is CellState.QUEEN else []
+
+
+def click_on(cell: Cell, centre: tuple[float, float], reasons: list[str], frame: ScreenMapping,
+             box: Rect) -> list[Click]:
+    """The clicks on `cell` (image centre `centre`) at its screen point, one per reason;
+    ClickOutsideBoard when that point lies outside the board's screen box."""
+    x, y = frame.to_screen(*centre)
+    point = (round(x), round(y))
+    if not box.contains(*point):
+        raise ClickOutsideBoard(
+            f"cell {cell_name(cell)} centre {point} lies outside the board {box}; nothing was clicked"
+        )
+    return [Click(cell, point[0], point[1], reason) for reason in reasons]
 
 
 def plan_clicks(reading: ReadingLike, solution: Iterable[Cell], frame: ScreenMapping) -> ClickPlan:
@@ -104,32 +108,19 @@ def plan_clicks(reading: ReadingLike, solution: Iterable[Cell], frame: ScreenMap
     solve is wrong), ClickOutsideBoard when a cell centre lies outside the board box.
     """
     targets = set(solution)
-    box = frame.box_to_screen(tuple(float(v) for v in reading.box))  # type: ignore[arg-type]
+    box = frame.box_to_screen(reading.box)
     clearing: list[Click] = []
     placing: list[Click] = []
     for r in range(reading.n):
         for c in range(reading.n):
-            state = state_char(reading.states[r][c])
-            if state == LOCKED and (r, c) not in targets:
+            state = reading.states[r][c]
+            if state is CellState.LOCKED and (r, c) not in targets:
                 raise UnsafeToClick(
                     f"the locked queen at {cell_name((r, c))} is not in the solution; the reading "
                     "looks wrong, nothing was clicked"
                 )
             steps = cell_steps(state, (r, c) in targets)
-            if not steps:
-                continue
-            x, y = frame.to_screen(*reading.centres[r][c])
-            point = (round(x), round(y))
-            if not _inside(box, *point):
-                raise ClickOutsideBoard(
-                    f"cell {cell_name((r, c))} centre {point} lies outside the board {box}; "
-                    "nothing was clicked"
-                )
-            clicks = [Click((r, c), point[0], point[1], step) for step in steps]
-            (clearing if (r, c) not in targets else placing).extend(clicks)
+            if steps:
+                clicks = click_on((r, c), reading.centres[r][c], steps, frame, box)
+                (clearing if (r, c) not in targets else placing).extend(clicks)
     return ClickPlan(tuple(clearing + placing), box, tuple(sorted(targets)))
-
-
-def _inside(box: Box, x: float, y: float) -> bool:
-    bx, by, bw, bh = box
-    return bx <= x < bx + bw and by <= y < by + bh

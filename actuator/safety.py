@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from actuator.errors import UnsafeToClick
-from capture.models import Rect, WindowRecord
+from capture.geometry import Rect
+from capture.models import WindowRecord
 
 
 class Certainty(Protocol):
@@ -66,12 +67,11 @@ def check_window_unchanged(before: WindowRecord, now: WindowRecord | None) -> No
         )
 
 
-def check_not_covered(board: tuple[float, float, float, float], above: Sequence[WindowRecord]) -> None:
-    """Refuse to click when another window lies over the board: the clicks would land in it."""
-    x, y, w, h = board
-    box = Rect(int(x), int(y), int(w + 0.999), int(h + 0.999))
+def check_not_covered(board: Rect, above: Sequence[WindowRecord]) -> None:
+    """Refuse to click when another window lies over the board (screen points): the clicks
+    would land in it."""
     for window in above:
-        if not window.rect.intersection(box).empty:
+        if not window.rect.intersection(board).empty:
             raise UnsafeToClick(
                 f"the window {window.title!r} covers part of the board; move it away and run again "
                 "(nothing was clicked)"

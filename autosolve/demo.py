@@ -264,7 +264,7 @@ def wait_for_board(display: str, n: int, title: str = "Queens", timeout: float =
             try:
                 window = desktop.find_window(title)
                 frame = desktop.grab_window(window)
-                reading = read_board(frame.pixels)
+                reading = read_board(frame.rgb)
                 if reading.n == n and reading.is_certain:
                     return window, frame
                 last = f"read {reading.n}x{reading.n}, confidence {reading.confidence:.2f}"

@@ -57,12 +57,20 @@ NO_BOARD_HINT = (
 
 @dataclass(frozen=True)
 class Source:
-    """Where the board comes from: a window by title (default), the whole screen, or a file."""
+    """Where the board comes from: a window by title (default: a browser window titled
+    "Queens"), the whole screen, or a file; one of them, never two. `display`: the X11 display
+    of a window or the screen (default: $DISPLAY)."""
 
     window: str | None = None
     screen: bool = False
     image: Path | None = None
     display: str | None = None
+
+    def __post_init__(self) -> None:
+        given = {"window": self.window is not None, "screen": self.screen, "image": self.image is not None}
+        chosen = [name for name, is_given in given.items() if is_given]
+        if len(chosen) > 1:
+            raise ValueError(f"a board comes from one place, not from the {' and the '.join(chosen)}")
 
     @property
     def live(self) -> bool:
@@ -145,7 +153,7 @@ class Stopwatch:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunResult:
     """Everything one run found and did. `plan` is the first round's; `clicks` counts all rounds."""
 
@@ -192,7 +200,7 @@ def read(frame: Frame) -> BoardReading:
     """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
     what was grabbed is a BoardNotVisibleError naming the cause and what to do."""
     try:
-        reading = read_board(frame.pixels)
+        reading = read_board(frame.rgb)
     except BoardNotFound as exc:
         if not frame.on_screen:
             raise
@@ -208,15 +216,12 @@ def read(frame: Frame) -> BoardReading:
 
 def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:
     """The board's box in screen points."""
-    return Rect.around(frame.box_to_screen(tuple(float(v) for v in reading.box)))
+    return frame.box_to_screen(reading.box)
 
 
-def edges_touched(box: tuple[int, int, int, int], frame: Frame) -> tuple[str, ...]:
-    """The edges of the frame that the board box comes within EDGE_MARGIN pixels of."""
-    x, y, w, h = box
-    near = (x < EDGE_MARGIN, y < EDGE_MARGIN,
-            x + w > frame.width - EDGE_MARGIN, y + h > frame.height - EDGE_MARGIN)
-    return tuple(edge for edge, hit in zip(("left", "top", "right", "bottom"), near) if hit)
+def edges_touched(box: Rect, frame: Frame) -> tuple[str, ...]:
+    """The edges of the frame that the board box (image pixels) comes within EDGE_MARGIN pixels of."""
+    return box.edges_near(frame.width, frame.height, EDGE_MARGIN)
 
 
 def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
@@ -381,16 +386,14 @@ class Session:
         first = self.frame
         lattice = lattice_at(self.reading, (first.left - frame.left) * first.scale,
                              (first.top - frame.top) * first.scale, frame.scale / first.scale)
-        return recheck_board(frame.pixels, self.reading, lattice)
+        return recheck_board(frame.rgb, self.reading, lattice)
 
     def window_unchanged(self) -> bool:
         if self.target is None:
             return True
         try:
             check_window_unchanged(self.target, self.desktop.refresh(self.target))
-            board = self.board_rect()
-            check_not_covered((board.left, board.top, board.width, board.height),
-                              self.desktop.windows_above(self.target))
+            check_not_covered(self.board_rect(), self.desktop.windows_above(self.target))
         except UnsafeToClick:
             return False
         return True
@@ -491,7 +494,8 @@ def _run_live(
         with watch.stage("find window"):
             window = find_window(desktop, source.window, options.any_window)
     found_at = time.perf_counter()
-    frame, reading = _first_reading(desktop, window, options, watch, home)
+    frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
+                                   watch=watch)
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
@@ -505,22 +509,30 @@ def _run_live(
     return _click_in_rounds(session, found_at)
 
 
-def _first_reading(
-    desktop: Desktop, window: WindowRecord | None, options: Options, watch: Stopwatch, home: Pointer
+def first_reading(
+    desktop: Desktop,
+    window: WindowRecord | None,
+    home: Pointer,
+    *,
+    park: bool,
+    scroll: bool = False,
+    watch: Stopwatch | None = None,
 ) -> tuple[Frame, BoardReading]:
-    """Grab and read; scroll the board into view first with --scroll; read again with the
-    pointer moved off the board when it was over it (hover tints a cell, a pointer hides one)."""
+    """Grab and read; with `scroll`, scroll the board into view first; with `park` (a run that
+    may click), read again with the pointer, found at `home`, moved beside the board when it
+    was over it (hover tints a cell, a pointer hides one). `watch` times the stages."""
+    watch = watch or Stopwatch()
     with watch.stage("grab"):
         frame = grab(desktop, window)
     try:
         with watch.stage("read"):
             reading = read(frame)
     except BoardNotVisibleError:
-        if not (options.scroll and window is not None):
+        if not (scroll and window is not None):
             raise
         with watch.stage("scroll"):
             frame, reading = _scroll_into_view(desktop, window)
-    if options.dry_run or not home.on_screen:
+    if not park or not home.on_screen:
         return frame, reading
     board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(home.x, home.y):
@@ -572,7 +584,7 @@ def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) 
     while time.monotonic() < deadline:
         time.sleep(0.05)
         again = grab(desktop, window)
-        if np.array_equal(again.pixels, frame.pixels):
+        if np.array_equal(again.raw, frame.raw):
             return again
         frame = again
     return frame
@@ -605,8 +617,9 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
     total, last_click = 0, found_at
 
     def finish(outcome: Outcome) -> RunResult:
-        return RunResult(session.frame, session.reading, session.solved, first_plan, total,
-                         dict(watch.seconds), outcome, tuple(rounds), max(0.0, last_click - found_at))
+        return RunResult(frame=session.frame, reading=session.reading, solved=session.solved,
+                         plan=first_plan, clicks=total, timings=dict(watch.seconds), outcome=outcome,
+                         rounds=tuple(rounds), to_last_click=max(0.0, last_click - found_at))
 
     for number in range(1, options.rounds + 1):
         try:
@@ -627,7 +640,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             wrong = rounds[-1].differences if rounds else ()
             raise type(exc)(stopped_after(exc, total, number - 1, wrong)) from None
         last_click = time.perf_counter()
-        _park(session)
+        park_beside_board(session)
         if not options.verify:
             rounds.append(Round(len(clicks), pace, ()))
             return finish(Outcome.UNVERIFIED)
@@ -649,7 +662,7 @@ def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple
             f"yet{wrong}; and it cannot be read again safely: {reason}")
 
 
-def _park(session: Session) -> None:
+def park_beside_board(session: Session) -> None:
     """Move the pointer off the board, so the board is read again without hover."""
     board = session.board_rect()
     window = session.target.rect if session.target else None
@@ -661,7 +674,8 @@ def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stop
     if solved.solution is not None:
         with watch.stage("plan"):
             clicks = plan(reading, solved, frame)
-    return RunResult(frame, reading, solved, clicks, 0, dict(watch.seconds), Outcome.DRY_RUN)
+    return RunResult(frame=frame, reading=reading, solved=solved, plan=clicks, clicks=0,
+                     timings=dict(watch.seconds), outcome=Outcome.DRY_RUN)
 
 
 def _run_offline(source: Source) -> RunResult:

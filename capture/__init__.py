@@ -2,35 +2,73 @@
 
 ``Desktop`` opens the display; ``find_window`` picks the game's window (`capture.windows`),
 ``grab_window``/``grab_screen`` return a `Frame` that knows its place on screen;
-``load_image`` reads a screenshot file for offline use.
+``load_image`` reads a screenshot file into a `Frame` for offline use.
+
+The names below load on first use (PEP 562): `capture.geometry` (`Rect`), `capture.models`
+(`Frame`) and `capture.image_file` (`load_image`) stay importable without Xlib and mss, which
+only `Desktop` and the X11 window lister need. Vision, used offline, imports just those.
 """
 
-from capture.desktop import Desktop, load_image
-from capture.errors import (
-    BoardNotVisibleError,
-    CaptureError,
-    ImageReadError,
-    NoDisplayError,
-    NotABrowserError,
-    WaylandSessionError,
-    WindowMinimisedError,
-    WindowNotFoundError,
-    WindowOffScreenError,
-)
-from capture.models import Frame, Monitor, Pointer, Rect, WindowRecord
-from capture.windows import DEFAULT_TITLE, check_browser, choose_window, rank_windows
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from capture.desktop import Desktop
+    from capture.errors import (
+        BoardNotVisibleError,
+        CaptureError,
+        ImageReadError,
+        NoDisplayError,
+        NotABrowserError,
+        WaylandSessionError,
+        WindowMinimisedError,
+        WindowNotFoundError,
+        WindowOffScreenError,
+    )
+    from capture.geometry import Rect
+    from capture.image_file import load_image
+    from capture.models import Frame, FrameSource, Monitor, Pointer, WindowRecord
+    from capture.windows import DEFAULT_TITLE, check_browser, choose_window, rank_windows
+
+# Each public name and the module that holds it.
+_HOMES = {
+    "Desktop": "capture.desktop",
+    "BoardNotVisibleError": "capture.errors",
+    "CaptureError": "capture.errors",
+    "ImageReadError": "capture.errors",
+    "NoDisplayError": "capture.errors",
+    "NotABrowserError": "capture.errors",
+    "WaylandSessionError": "capture.errors",
+    "WindowMinimisedError": "capture.errors",
+    "WindowNotFoundError": "capture.errors",
+    "WindowOffScreenError": "capture.errors",
+    "Rect": "capture.geometry",
+    "load_image": "capture.image_file",
+    "Frame": "capture.models",
+    "FrameSource": "capture.models",
+    "Monitor": "capture.models",
+    "Pointer": "capture.models",
+    "WindowRecord": "capture.models",
+    "DEFAULT_TITLE": "capture.windows",
+    "check_browser": "capture.windows",
+    "choose_window": "capture.windows",
+    "rank_windows": "capture.windows",
+}
 
 __all__ = [
-    "DEFAULT_TITLE",
     "BoardNotVisibleError",
     "CaptureError",
+    "DEFAULT_TITLE",
     "Desktop",
     "Frame",
+    "FrameSource",
     "ImageReadError",
     "Monitor",
-    "Pointer",
     "NoDisplayError",
     "NotABrowserError",
+    "Pointer",
     "Rect",
     "WaylandSessionError",
     "WindowMinimisedError",
@@ -42,3 +80,12 @@ __all__ = [
     "load_image",
     "rank_windows",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'capture' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # once: later lookups do not come back here
+    return value

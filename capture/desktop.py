@@ -13,15 +13,15 @@ import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 
 import mss
 import numpy as np
 from Xlib import X
 from Xlib.ext.xtest import fake_input
 
-from capture.errors import ImageReadError, WindowMinimisedError, WindowNotFoundError, WindowOffScreenError
-from capture.models import Frame, Monitor, Pointer, Rect, WindowRecord
+from capture.errors import WindowMinimisedError, WindowNotFoundError, WindowOffScreenError
+from capture.geometry import Rect
+from capture.models import Frame, FrameSource, Monitor, Pointer, WindowRecord
 from capture.windows import DEFAULT_TITLE, choose_window
 from capture.x11 import WindowLister, display_name, is_wayland_session, open_display
 
@@ -133,7 +133,7 @@ class Desktop:
         real = monitors[1:] or monitors
         return max(real, key=lambda m: (m.rect.intersection(rect).width * m.rect.intersection(rect).height))
 
-    def grab(self, rect: Rect, *, source: str, window: WindowRecord | None = None) -> Frame:
+    def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
         """The pixels of `rect` (clipped to the screen) as a Frame; `Frame.clipped` names the
         edges of `rect` the screen cut off (anything near them may be cut too)."""
         screen = self.monitors()[0].rect
@@ -144,17 +144,14 @@ class Desktop:
                 f"{screen}; move it onto the screen"
             )
         shot = self.screenshots.grab(visible.as_mss())
-        bgra = np.asarray(shot)  # a view of mss's buffer (__array_interface__), H x W x 4
-        scale = shot.width / visible.width  # 1 on X11; more where screenshots are in device pixels
         return Frame(
-            pixels=bgra[..., 2::-1],  # RGB view of the BGRA buffer: no copy
-            left=visible.left,
-            top=visible.top,
-            scale=scale,
+            # a view of mss's BGRA buffer (__array_interface__), H x W x 4: no copy; more pixels
+            # than points where screenshots are in device pixels (the frame's scale)
+            raw=np.asarray(shot),
+            rect=visible,
             source=source,
             window=window,
             monitor=self.monitor_of(visible),
-            bgra=bgra,
             clipped=rect.edges_outside(screen),
         )
 
@@ -204,28 +201,10 @@ class Desktop:
         return None
 
     def grab_window(self, window: WindowRecord) -> Frame:
-        return self.grab(window.rect, source="window", window=window)
+        return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
 
     def grab_screen(self) -> Frame:
-        return self.grab(self.monitors()[0].rect, source="screen")
-
-
-def load_image(path: str | Path) -> Frame:
-    """A screenshot file as a Frame (offline: nothing on it can be clicked)."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as image:
-            rgb = np.asarray(image.convert("RGB"))
-    except FileNotFoundError:
-        raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
-    except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
-        raise ImageReadError(
-            f"{path}: image too large to open safely ({exc}); crop or scale it down"
-        ) from None
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
-    return Frame(pixels=rgb, source="image")
+        return self.grab(self.monitors()[0].rect, source=FrameSource.SCREEN)
 
 
 # The sonames of the X libraries mss loads, fixed by their ABI (Debian, Fedora, Arch alike).

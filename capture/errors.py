@@ -47,4 +47,4 @@ class BoardNotVisibleError(CaptureError):
 
 
 class ImageReadError(CaptureError):
-    """A screenshot file given with --image cannot be read."""
+    """An image file (a screenshot given with --image, or to detect) is missing or not a picture."""

@@ -1,4 +1,5 @@
-"""The records capture hands on: screen rectangles, monitors, windows and the `Frame` of pixels.
+"""The records capture hands on: monitors, windows and the `Frame` of pixels (`Rect` lives in
+`capture.geometry`).
 
 A `Frame` knows where its pixels were taken on screen and at which scale, so the actuator maps
 image pixels to screen points without guessing (python-mss's ScreenShot does the same with `pos`).
@@ -7,8 +8,12 @@ image pixels to screen points without guessing (python-mss's ScreenShot does the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
 
 import numpy as np
+
+from capture.geometry import Rect  # also imported from here: `from capture.models import Rect`
 
 # WM_CLASS names (lower case) of web browsers, the windows we expect the game in.
 BROWSER_CLASSES = (
@@ -25,59 +30,6 @@ TERMINAL_CLASSES = (
 )
 # How this tool's own windows (terminals running it, its message boxes) are titled.
 TOOL_NAMES = ("queens-autosolve", "queens_autosolve")
-# The four edges of a rectangle, as named in messages ("the board is cut off at the bottom").
-EDGES = ("left", "top", "right", "bottom")
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An axis-aligned rectangle in screen points (X11 root coordinates)."""
-
-    left: int
-    top: int
-    width: int
-    height: int
-
-    @property
-    def right(self) -> int:
-        return self.left + self.width
-
-    @property
-    def bottom(self) -> int:
-        return self.top + self.height
-
-    @property
-    def empty(self) -> bool:
-        return self.width <= 0 or self.height <= 0
-
-    def intersection(self, other: Rect) -> Rect:
-        left, top = max(self.left, other.left), max(self.top, other.top)
-        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
-        return Rect(left, top, max(0, right - left), max(0, bottom - top))
-
-    def contains(self, x: float, y: float) -> bool:
-        return self.left <= x < self.right and self.top <= y < self.bottom
-
-    def edges_outside(self, within: Rect) -> tuple[str, ...]:
-        """The edges of this rectangle that lie outside `within` (cut off when clipped to it)."""
-        cut = (self.left < within.left, self.top < within.top,
-               self.right > within.right, self.bottom > within.bottom)
-        return tuple(edge for edge, out in zip(EDGES, cut) if out)
-
-    def grown(self, margin: int) -> Rect:
-        return Rect(self.left - margin, self.top - margin, self.width + 2 * margin, self.height + 2 * margin)
-
-    @classmethod
-    def around(cls, box: tuple[float, float, float, float]) -> Rect:
-        """The smallest whole-point rectangle holding an (x, y, w, h) box of floats."""
-        x, y, w, h = box
-        left, top = int(np.floor(x)), int(np.floor(y))
-        return cls(left, top, int(np.ceil(x + w)) - left, int(np.ceil(y + h)) - top)
-
-    def as_mss(self) -> dict[str, int]:
-        return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
-
-
 @dataclass(frozen=True)
 class Pointer:
     """Where the mouse pointer is: root coordinates, and whether it is on the screen asked about
@@ -133,43 +85,85 @@ class WindowRecord:
         return any(name in title for name in TOOL_NAMES)
 
 
+class FrameSource(Enum):
+    """Where a frame's pixels came from."""
+
+    WINDOW = "window"
+    SCREEN = "screen"
+    IMAGE = "image"  # a file: nothing on it can be clicked
+
+
 @dataclass(frozen=True, eq=False)
 class Frame:
     """Pixels grabbed from the screen (or read from a file) and where they came from.
 
-    `pixels` is H x W x 3 RGB; for screen grabs it is a view of mss's BGRA buffer (no copy),
-    which `bgra` holds. Image pixel (x, y) sits at screen point
+    As python-mss's ScreenShot: `raw`, H x W x 4 BGRA as mss grabs it (for screen grabs a view
+    of mss's buffer, no copy), and `rect`, the screen points it covers, are the one truth; `rgb`
+    is computed from `raw` on first use and kept. Image pixel (x, y) sits at screen point
     (left + x / scale, top + y / scale): `scale` is image pixels per screen point (1 on X11,
-    2 on a HiDPI screenshot taken at double resolution).
+    2 on a HiDPI screenshot taken at double resolution). A file has rect (0, 0, W, H).
     """
 
-    pixels: np.ndarray
-    left: int = 0
-    top: int = 0
-    scale: float = 1.0
-    source: str = "image"  # "window", "screen" or "image"
+    raw: np.ndarray
+    rect: Rect
+    source: FrameSource = FrameSource.IMAGE
     window: WindowRecord | None = None
     monitor: Monitor | None = None
-    bgra: np.ndarray | None = None
     clipped: tuple[str, ...] = ()  # edges ("left", "top", "right", "bottom") the screen cut off
+
+    @classmethod
+    def from_rgb(
+        cls, rgb: np.ndarray, rect: Rect | None = None, source: FrameSource = FrameSource.IMAGE
+    ) -> Frame:
+        """A frame of an H x W x 3 RGB array (an image file, a test's picture); `rect`
+        defaults to (0, 0, W, H): one image pixel per screen point."""
+        import cv2  # not at import: a live run converts only the other way, in `rgb`
+
+        height, width = rgb.shape[:2]
+        raw = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGRA)
+        frame = cls(raw, rect or Rect(0, 0, width, height), source)
+        frame.__dict__["rgb"] = rgb  # fills the `rgb` cache: no conversion back
+        return frame
+
+    @cached_property
+    def rgb(self) -> np.ndarray:
+        """H x W x 3 RGB, what vision reads. cv2 converts the contiguous BGRA buffer several
+        times faster than numpy copies a reversed-channel view of it."""
+        import cv2
+
+        return cv2.cvtColor(self.raw, cv2.COLOR_BGRA2RGB)
+
+    @property
+    def pixels(self) -> np.ndarray:
+        """`rgb` under its former name, still read by tests/test_practice_page_options.py and
+        tests/test_web_game_e2e.py."""
+        return self.rgb
 
     @property
     def width(self) -> int:
-        return int(self.pixels.shape[1])
+        return int(self.raw.shape[1])
 
     @property
     def height(self) -> int:
-        return int(self.pixels.shape[0])
+        return int(self.raw.shape[0])
+
+    @property
+    def left(self) -> int:
+        return self.rect.left
+
+    @property
+    def top(self) -> int:
+        return self.rect.top
+
+    @property
+    def scale(self) -> float:
+        """Image pixels per screen point."""
+        return self.width / self.rect.width if self.rect.width else 1.0
 
     @property
     def on_screen(self) -> bool:
         """Whether the pixels came from the live screen (so its points can be clicked)."""
-        return self.source in ("window", "screen")
-
-    @property
-    def screen_rect(self) -> Rect:
-        """The screen points the frame covers."""
-        return Rect(self.left, self.top, round(self.width / self.scale), round(self.height / self.scale))
+        return self.source is not FrameSource.IMAGE
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         """Screen point of image pixel (x, y)."""
@@ -179,7 +173,7 @@ class Frame:
         """Image pixel at screen point (x, y)."""
         return (x - self.left) * self.scale, (y - self.top) * self.scale
 
-    def box_to_screen(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        """An (x, y, w, h) image-pixel box as an (x, y, w, h) box in screen points."""
-        x, y = self.to_screen(box[0], box[1])
-        return x, y, box[2] / self.scale, box[3] / self.scale
+    def box_to_screen(self, box: Rect) -> Rect:
+        """An image-pixel box as the smallest whole box of screen points holding it."""
+        x, y = self.to_screen(box.left, box.top)
+        return Rect.around(x, y, box.width / self.scale, box.height / self.scale)

@@ -6,7 +6,7 @@ none). Then a histogram of the confidence of exact and of wrong readings.
     .venv/bin/python scripts/calibrate_vision.py [--renders 40] [--quick]
 
 Sources: the real screenshots in ../shared/data/screens (labels.json), clean and with overlays;
-the project's renders (vision.render) at 50%..200% zoom with region borders 1..9 px, dark pages,
+the project's renders (tests/render.py) at 50%..200% zoom with region borders 1..9 px, dark pages,
 hover, X marks, crowns, and overlays (tooltips over 1-4 cells, black and white pointers at 1x and
 2x, a semi-transparent dialog over part of the board), clips (square crops cutting the board at
 an edge or corner), rescales and JPEG.
@@ -26,20 +26,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
-
-from solver.puzzle import Puzzle  # noqa: E402
-from solver.regions import random_regions  # noqa: E402
-from vision import CONFIDENT, BoardNotFound, BoardReading, load_image, read_board  # noqa: E402
-from vision.render import (  # noqa: E402
+from render import (  # noqa: E402
     draw_dialog,
     draw_pointer,
     draw_tooltip,
     render_board_lines,
 )
+
+from capture import load_image  # noqa: E402
+from solver.puzzle import Puzzle  # noqa: E402
+from solver.regions import random_regions  # noqa: E402
+from vision import CONFIDENT, BoardNotFound, BoardReading, read_board  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 TOOLTIP_COLOURS = ((40, 40, 40), (255, 255, 255), (255, 243, 176), (10, 102, 194))
@@ -167,7 +169,7 @@ def real_cases(rng: random.Random, overlay: bool = True) -> Iterator[Case]:
     if not labels_path.exists():
         return
     for name, label in sorted(json.loads(labels_path.read_text()).items()):
-        image = load_image(SCREENS / name)
+        image = load_image(SCREENS / name).rgb
         regions = partition(Puzzle.from_rows(label["regions"]).regions)
         states = None
         try:

@@ -188,7 +188,7 @@ class Stage:
         from vision import read_board
 
         _, frame = wait_for_board(self.display, n, chromium=self.browser)
-        reading = read_board(frame.pixels)
+        reading = read_board(frame.rgb)
         return {(r, c): tuple(round(v) for v in frame.to_screen(*reading.centres[r][c]))  # type: ignore[misc]
                 for r in range(n) for c in range(n)}
 

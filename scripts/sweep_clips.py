@@ -19,16 +19,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
 
 import numpy as np  # noqa: E402
+import render  # noqa: E402
+from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
 
-import vision.render  # noqa: E402
+from capture import load_image  # noqa: E402
 from solver.puzzle import Puzzle  # noqa: E402
 from solver.regions import random_regions  # noqa: E402
-from vision import BoardNotFound, load_image, read_board  # noqa: E402
+from vision import BoardNotFound, read_board  # noqa: E402
 from vision.locate import locate  # noqa: E402
-from vision.read import as_rgb  # noqa: E402
-from vision.render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
 from vision.shades import shades_of  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
@@ -76,7 +77,7 @@ def sweep_screens(quick: bool) -> Counter:
     counts: Counter = Counter()
     labels = json.loads((SCREENS / "labels.json").read_text())
     for name, label in sorted(labels.items()):
-        rgb = as_rgb(load_image(SCREENS / name))
+        rgb = load_image(SCREENS / name).rgb
         partition = Puzzle.from_rows(label["regions"]).regions
         try:
             lattice = locate(shades_of(rgb))
@@ -97,9 +98,9 @@ def sweep_renders(quick: bool, thin_borders: bool = False, at_frame: bool = Fals
     """Renders of sizes 7..14 at zoom 50..200%; `thin_borders`: region borders as thin as cell
     lines; `at_frame`: cropped tightly at the outer frame first (no page around the board)."""
     counts: Counter = Counter()
-    widths = vision.render.line_widths
+    widths = render.line_widths
     if thin_borders:  # region borders as thin as cell lines
-        vision.render.line_widths = lambda cell: (1, 1)
+        render.line_widths = lambda cell: (1, 1)
     try:
         for n in range(7, 15):
             for cell in (24, 36, 48, 72, 96):
@@ -117,7 +118,7 @@ def sweep_renders(quick: bool, thin_borders: bool = False, at_frame: bool = Fals
                 sweep_board(image, spans, spans, n, Puzzle.from_region_grid(regions).regions, states,
                             quick, label, counts)
     finally:
-        vision.render.line_widths = widths
+        render.line_widths = widths
     return counts
 
 

@@ -14,7 +14,8 @@ from actuator.clicker import click_plan
 from actuator.errors import ClickOutsideBoard, UnsafeToClick
 from actuator.plan import Click, ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
-from capture.models import Frame, Pointer, Rect, WindowRecord
+from capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
+from vision.reading import CellState
 
 CELL = 40  # px per cell in the fake readings below
 # A 4x4 answer (one queen per row and column, none touching).
@@ -27,12 +28,13 @@ def reading_of(rows: list[str], *, left: int = 0, top: int = 0) -> SimpleNamespa
     centres = tuple(
         tuple((left + c * CELL + CELL / 2, top + r * CELL + CELL / 2) for c in range(n)) for r in range(n)
     )
-    return SimpleNamespace(n=n, states=[list(row) for row in rows], centres=centres,
-                           box=(left, top, n * CELL, n * CELL))
+    return SimpleNamespace(n=n, states=[[CellState(ch) for ch in row] for row in rows], centres=centres,
+                           box=Rect(left, top, n * CELL, n * CELL))
 
 
 def frame(left: int = 0, top: int = 0, scale: float = 1.0) -> Frame:
-    return Frame(pixels=np.zeros((10, 10, 3), np.uint8), left=left, top=top, scale=scale, source="window")
+    side = round(40 / scale)  # screen points covered by 40 image pixels
+    return Frame(np.zeros((40, 40, 4), np.uint8), Rect(left, top, side, side), FrameSource.WINDOW)
 
 
 def cycle(state: str) -> str:
@@ -93,20 +95,20 @@ def test_clicks_are_mapped_to_screen_points_with_offset_and_scale():
     plan = plan_clicks(reading_of(["...."] * 4, left=20, top=10), SOLUTION, frame(100, 50, 2.0))
     first = plan.clicks[0]  # cell (0, 1): image centre (80, 30)
     assert (first.x, first.y) == (140, 65)
-    assert plan.box == (110.0, 55.0, 80.0, 80.0)
+    assert plan.box == Rect(110, 55, 80, 80)
     assert all(plan.inside_board(c.x, c.y) for c in plan)
 
 
 def test_a_cell_centre_outside_the_board_box_refuses_to_plan():
     reading = reading_of(["...."] * 4)
-    reading.box = (0, 0, 2 * CELL, 4 * CELL)  # box cut in half: columns 2, 3 fall outside
+    reading.box = Rect(0, 0, 2 * CELL, 4 * CELL)  # box cut in half: columns 2, 3 fall outside
     with pytest.raises(ClickOutsideBoard):
         plan_clicks(reading, SOLUTION, frame())
 
 
 def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_anything():
     plan = ClickPlan((Click((0, 0), 10, 10, "empty -> X"), Click((0, 1), 500, 10, "empty -> X")),
-                     box=(0, 0, 100, 100), solution=((0, 0),))
+                     box=Rect(0, 0, 100, 100), solution=((0, 0),))
     class NoPointer:
         def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
             raise AssertionError("the pointer must not even move")
@@ -181,7 +183,7 @@ def test_window_unchanged_passes():
 
 
 def test_a_window_over_the_board_refuses_and_one_beside_it_does_not():
-    board = (300.0, 280.0, 600.0, 600.0)
+    board = Rect(300, 280, 600, 600)
     check_not_covered(board, [WindowRecord(9, "Notes", Rect(0, 0, 300, 280))])  # touches a corner only
     with pytest.raises(UnsafeToClick, match="'Notes' covers part of the board"):
         check_not_covered(board, [WindowRecord(9, "Notes", Rect(850, 850, 100, 100))])

@@ -15,6 +15,7 @@ from live import browser, xmessage, xvfb  # noqa: F401 (module fixtures)
 from capture import (
     Desktop,
     Frame,
+    FrameSource,
     NoDisplayError,
     NotABrowserError,
     Rect,
@@ -119,18 +120,18 @@ def test_no_match_lists_the_windows_seen_and_what_to_do():
 
 
 def test_frame_maps_image_pixels_to_screen_points_with_offset_and_hidpi_scale():
-    frame = Frame(pixels=np.zeros((200, 300, 3), np.uint8), left=1920, top=40, scale=2.0, source="window")
+    frame = Frame(np.zeros((200, 300, 4), np.uint8), Rect(1920, 40, 150, 100), FrameSource.WINDOW)
     assert frame.to_screen(0, 0) == (1920, 40)
     assert frame.to_screen(100, 50) == (1970, 65)
     assert frame.to_image(*frame.to_screen(37, 81)) == (37, 81)
-    assert frame.screen_rect == Rect(1920, 40, 150, 100)
-    assert frame.box_to_screen((10, 20, 60, 40)) == (1925, 50, 30, 20)
+    assert frame.scale == 2.0
+    assert frame.box_to_screen(Rect(10, 20, 60, 40)) == Rect(1925, 50, 30, 20)
 
 
 def test_frame_at_fractional_scale_round_trips():
-    frame = Frame(pixels=np.zeros((150, 150, 3), np.uint8), left=10, top=20, scale=1.5)
+    frame = Frame(raw=np.zeros((150, 150, 4), np.uint8), rect=Rect(10, 20, 100, 100))
     assert frame.to_screen(15, 30) == (20, 40)
-    assert frame.screen_rect == Rect(10, 20, 100, 100)
+    assert frame.scale == 1.5
 
 
 def test_rect_clipping_to_the_screen():
@@ -145,7 +146,7 @@ def test_load_image_reads_rgb_and_cannot_be_clicked(tmp_path):
     path = tmp_path / "shot.png"
     Image.new("RGB", (30, 20), (10, 200, 30)).save(path)
     frame = load_image(path)
-    assert frame.pixels.shape == (20, 30, 3) and tuple(frame.pixels[5, 5]) == (10, 200, 30)
+    assert frame.rgb.shape == (20, 30, 3) and tuple(frame.rgb[5, 5]) == (10, 200, 30)
     assert not frame.on_screen
 
 
@@ -217,18 +218,18 @@ def test_grab_window_gives_rgb_pixels_where_the_window_is(blue_page, xvfb):  # n
     with Desktop(xvfb.display) as desktop:
         win = desktop.find_window()
         frame = desktop.grab_window(win)
-    assert frame.pixels.shape == (1040, 1200, 3)
+    assert frame.rgb.shape == (1040, 1200, 3)
     assert (frame.left, frame.top, frame.scale) == (0, 0, 1.0)
     assert frame.monitor is not None and frame.monitor.rect == Rect(0, 0, 1920, 1080)
     # The page body is #3366cc: red 0x33, green 0x66, blue 0xcc, in that order.
-    assert tuple(frame.pixels[1000, 600]) == (0x33, 0x66, 0xCC)
+    assert tuple(frame.rgb[1000, 600]) == (0x33, 0x66, 0xCC)
 
 
 def test_grab_screen_covers_the_display(blue_page, xvfb):  # noqa: F811
     with Desktop(xvfb.display) as desktop:
         frame = desktop.grab_screen()
-    assert frame.pixels.shape == (1080, 1920, 3) and frame.window is None
-    assert tuple(frame.pixels[1000, 600]) == (0x33, 0x66, 0xCC)
+    assert frame.rgb.shape == (1080, 1920, 3) and frame.window is None
+    assert tuple(frame.rgb[1000, 600]) == (0x33, 0x66, 0xCC)
 
 
 def test_no_matching_window_lists_the_titles_on_screen(blue_page, xvfb):  # noqa: F811

@@ -8,7 +8,7 @@ import pytest
 
 from actuator.clicker import MAX_GAP, Pace
 from autosolve.pipeline import cell_differences, cut_advice, edges_touched, not_visible_message, park_point
-from capture import Frame, Rect, WindowRecord
+from capture import Frame, FrameSource, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
 from vision.recheck import Recheck
 
@@ -17,7 +17,8 @@ E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
 
 def frame(width: int = 400, height: int = 300, clipped: tuple[str, ...] = ()) -> Frame:
     window = WindowRecord(1, "Queens - Chromium", Rect(0, 0, width, height), ("chromium", "Chromium"))
-    return Frame(np.zeros((height, width, 3), np.uint8), source="window", window=window, clipped=clipped)
+    return Frame(np.zeros((height, width, 4), np.uint8), Rect(0, 0, width, height), FrameSource.WINDOW,
+                 window=window, clipped=clipped)
 
 
 def test_pace_starts_slowing_from_zero_and_doubles_up_to_a_cap():
@@ -49,7 +50,7 @@ def test_pointer_parks_on_another_side_when_the_board_fills_the_window_width():
     [((50, 50, 100, 100), ()), ((0, 50, 100, 100), ("left",)), ((50, 50, 350, 249), ("right", "bottom"))],
 )
 def test_a_board_at_the_edge_of_what_was_grabbed_is_named_by_edge(box, edges):
-    assert edges_touched(box, frame()) == edges
+    assert edges_touched(Rect(*box), frame()) == edges
 
 
 def test_covered_cells_are_left_out_of_the_differences():
@@ -119,7 +120,7 @@ def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
     reading = BoardReading(
         n=5, regions=puzzle.regions, states=((E,) * 5,) * 5,
         centres=tuple(tuple((c * 40.0, r * 40.0) for c in range(5)) for r in range(5)),
-        box=(0, 0, 200, 200), region_colours=((0, 0, 0),) * 5, confidence=1.0, reasons=(),
+        box=Rect(0, 0, 200, 200), region_colours=((0, 0, 0),) * 5, confidence=1.0, reasons=(),
         solved_look=False,
     )
     with pytest.raises(UnsafeToClick, match=f"has {count} solutions") as refusal:

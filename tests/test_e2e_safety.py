@@ -15,7 +15,7 @@ from live import browser, practice_page, xdotool, xvfb  # noqa: F401 (module fix
 
 from autosolve.demo import Chromium
 from autosolve.pipeline import Options, Outcome, Source, run
-from capture import Desktop, NotABrowserError
+from capture import Desktop, NotABrowserError, Rect
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 
@@ -31,12 +31,12 @@ def run_cli(display: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def board_box_on_screen(display: str) -> tuple[float, float, float, float]:
+def board_box_on_screen(display: str) -> Rect:
     from autosolve import pipeline
 
     with Desktop(display) as desktop:
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
-        return frame.box_to_screen(tuple(float(v) for v in pipeline.read(frame).box))
+        return pipeline.board_on_screen(frame, pipeline.read(frame))
 
 
 @pytest.mark.parametrize("cut_cells", [0.5, 1.0, 2.3])
@@ -44,7 +44,8 @@ def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(browse
     puzzle = puzzle_of(9, 1)
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         window = desktop.find_window()
-        x, _, w, _ = board_box_on_screen(xvfb.display)
+        board = board_box_on_screen(xvfb.display)
+        x, w = board.left, board.width
         screen = desktop.monitors()[0].rect
         # move the window right until the screen edge cuts `cut_cells` cells off the board
         shift = int(screen.right - (x + w) + cut_cells * w / 9)
@@ -82,7 +83,7 @@ def test_a_board_cut_off_by_a_small_window_is_named_and_scroll_brings_it_in(xvfb
 
 
 def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path):  # noqa: F811
-    from vision.render import render_board
+    from render import render_board
 
     puzzle = puzzle_of(7, 3)
     image = render_board(["".join(chr(65 + v) for v in row) for row in puzzle.regions])
@@ -110,7 +111,7 @@ def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_pa
 def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(browser, xvfb):  # noqa: F811
     puzzle = puzzle_of(8, 4)
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
-        x, y, w, h = board_box_on_screen(xvfb.display)
+        x, y, w, h = board_box_on_screen(xvfb.display).as_tuple()
         home = (int(x + w / 2), int(y + h / 2))  # over a cell: it shows the hover tint
         desktop.move_pointer(*home)
         result = run(Source(display=xvfb.display), Options())

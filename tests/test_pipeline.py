@@ -8,6 +8,7 @@ import json
 import random
 import time
 import urllib.parse
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from actuator.errors import UnsafeToClick
 from autosolve import pipeline
 from autosolve.commands.run import report_lines, result_json
 from autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch, board_differences
-from capture import BoardNotVisibleError, Desktop, Frame
+from capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle, Solution
 from vision import BoardReading, CellState
@@ -34,7 +35,7 @@ def reading(rows: list[str], confidence: float = 1.0) -> BoardReading:
         regions=PUZZLE.regions,
         states=tuple(tuple(CellState(ch) for ch in row) for row in rows),
         centres=tuple(tuple((c * 40 + 20.0, r * 40 + 20.0) for c in range(n)) for r in range(n)),
-        box=(0, 0, n * 40, n * 40),
+        box=Rect(0, 0, n * 40, n * 40),
         region_colours=((0, 0, 0),) * n,
         confidence=confidence,
         reasons=() if confidence >= 0.9 else ("two regions look alike",),
@@ -60,6 +61,13 @@ def test_solve_stage_reports_uniqueness():
     assert solved.unique and solved.solution == ANSWER
 
 
+def test_a_source_is_one_place_never_two():
+    assert Source(window="Queens", display=":1").live and not Source(image=Path("board.png")).live
+    for two in ({"window": "Queens", "screen": True}, {"screen": True, "image": Path("board.png")}):
+        with pytest.raises(ValueError, match="one place"):
+            Source(**two)  # type: ignore[arg-type]
+
+
 def test_stopwatch_adds_up_stages_in_order():
     watch = Stopwatch()
     for name, pause in (("grab", 0.003), ("read", 0.0), ("grab", 0.003)):
@@ -71,10 +79,11 @@ def test_stopwatch_adds_up_stages_in_order():
 
 def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
     board = reading(["...."] * 4)
-    frame = Frame(pixels=np.zeros((160, 160, 3), np.uint8), left=10, top=20, source="window")
+    frame = Frame(np.zeros((160, 160, 4), np.uint8), Rect(10, 20, 160, 160), FrameSource.WINDOW)
     solved = Solved(PUZZLE, ANSWER, 1, 1)
     plan = pipeline.plan(board, solved, frame)
-    result = RunResult(frame, board, solved, plan, 0, {"grab": 0.004, "read": 0.03}, Outcome.DRY_RUN)
+    result = RunResult(frame=frame, reading=board, solved=solved, plan=plan, clicks=0,
+                       timings={"grab": 0.004, "read": 0.03}, outcome=Outcome.DRY_RUN)
     text = "\n".join(report_lines(result))
     assert ".Q.." in text and "plan: 8 click(s)" in text and "r1c2 at (70, 40): empty -> X" in text
     data = result_json(result)

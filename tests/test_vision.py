@@ -1,4 +1,4 @@
-"""Reading boards drawn by vision.render in the project's own look: every size 5..18, zoom 50%..200%,
+"""Reading boards drawn by tests/render.py in the project's own look: every size 5..18, zoom 50%..200%,
 dark pages, hover, X marks, black and gold crowns, locked queens, whole pages; JPEG and rescaled
 copies read the same; bad images give a clear error and no reading; the `detect` command."""
 
@@ -9,30 +9,16 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
-
-from autosolve.cli import main
-from solver.puzzle import Puzzle
-from solver.regions import random_regions
-from vision import (
-    BoardCutOff,
-    BoardNotFound,
-    BoardReading,
-    CellState,
-    NotAnImage,
-    from_bgra,
-    read_board,
-    read_image,
-    render,
-)
-from vision.read import STRIPED_SHARE
-from vision.render import (
+from render import (
     GOLD,
     PALETTE,
     board_image,
@@ -42,6 +28,21 @@ from vision.render import (
     margin_of,
     render_board,
 )
+
+from autosolve.cli import main
+from capture import ImageReadError
+from solver.puzzle import Puzzle
+from solver.regions import random_regions
+from vision import (
+    BoardCutOff,
+    BoardNotFound,
+    BoardReading,
+    CellState,
+    from_bgra,
+    read_board,
+    read_image,
+)
+from vision.read import STRIPED_SHARE
 from vision.sample import to_lab
 from vision.shades import shades_of, share_around_marks, stripe_mask
 
@@ -136,11 +137,9 @@ def test_hovered_cell_keeps_its_region_and_the_region_its_colour():
 
 
 def test_same_coloured_regions_are_split_by_their_borders(monkeypatch):
-    import vision.render
-
     regions, states = random_board(9, seed=13)
     for palette in (("#BBA3E2",) * 18, ("#DFDFDF", "#D9D9D9") * 9):
-        monkeypatch.setattr(vision.render, "PALETTE", palette)
+        monkeypatch.setattr(render, "PALETTE", palette)
         reading = read_board(render_board(regions, states, cell=40))
         assert same_partition(reading, regions) and reading.is_certain, reading.reasons
 
@@ -152,7 +151,7 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     reading = read_board(page)
     assert reading.n == 9 and same_partition(reading, regions)
     assert reading.state_rows() == states
-    x, y, w, h = reading.box
+    x, y, w, h = reading.box.as_tuple()
     assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
 
 
@@ -214,7 +213,7 @@ def test_red_conflict_stripes_never_give_a_certain_reading():
 
 def _coral_cell(cell: int, **marks: object) -> np.ndarray:
     """One coral cell (the region colour that is itself stripe-coloured) of a board drawn by
-    vision.render, with what `marks` (states, gold, conflicts) put on it, after JPEG."""
+    tests/render.py, with what `marks` (states, gold, conflicts) put on it, after JPEG."""
     regions = ["ABCDEF"] + ["AAAAAA"] * 5  # palette colours go in reading order: F is coral
     assert hex_rgb(PALETTE[5]) == (255, 123, 96)
     board = jpeg(board_image(regions, cell=cell, **marks), quality=90)  # type: ignore[arg-type]
@@ -299,18 +298,36 @@ def test_reading_uses_no_opencv_colour_space_that_builds_tables(monkeypatch):
     assert codes and not tabled & set(codes)
 
 
+def test_reading_a_file_needs_neither_x11_nor_opencv_for_the_records(tmp_path):
+    """Vision is used offline: reading a screenshot file loads no X11 code (Xlib, mss), and the
+    records the actuator plans from (`vision.reading`, `capture.geometry`) load without OpenCV."""
+    picture = tmp_path / "board.png"
+    Image.fromarray(render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"])).save(picture)
+    script = (
+        "import sys\n"
+        "import capture.geometry, vision.reading\n"
+        "assert 'cv2' not in sys.modules, 'OpenCV was imported'\n"
+        "from vision import read_image\n"
+        f"assert read_image({str(picture)!r}).n == 5\n"
+        "assert not {'Xlib', 'mss'} & set(sys.modules), 'X11 code was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_fresh_process_reads_without_importing_numpy_ma():
     """numpy's median and percentile import numpy.ma on first use (25-40 ms), which nothing
     else in a one-shot `queens-autosolve run` needs."""
     script = (
         "import sys\n"
         "from vision import read_board\n"
-        "from vision.render import render_board\n"
+        "from render import render_board\n"
         "read_board(render_board(['AABBB', 'AABCB', 'DDBCB', 'DEECB', 'DEEEB'], ['Q....', '.x...'],"
         " conflicts=[(0, 0)]))\n"
         "assert 'numpy.ma' not in sys.modules, 'numpy.ma was imported'\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).parent)  # tests/render.py
     assert done.returncode == 0, done.stderr
 
 
@@ -361,14 +378,14 @@ def test_small_example_boards_below_the_main_one_are_ignored():
     canvas = np.full((main_board.shape[0] + small.shape[0] + 40, main_board.shape[1], 3), 240, np.uint8)
     canvas[: main_board.shape[0]] = main_board
     canvas[main_board.shape[0] + 40 :, : small.shape[1]] = small
-    assert read_board(canvas).box[1] < main_board.shape[0] // 4
+    assert read_board(canvas).box.top < main_board.shape[0] // 4
 
 
 def test_files_that_are_not_images_raise_not_an_image(tmp_path):
     text = tmp_path / "notes.png"
     text.write_text("not a picture")
     for path in (text, tmp_path / "missing.png", tmp_path):
-        with pytest.raises(NotAnImage):
+        with pytest.raises(ImageReadError):
             read_image(path)
 
 

@@ -9,14 +9,9 @@ import random
 
 import numpy as np
 import pytest
+import render
 from conftest import SHARED_DATA, shared_path
-
-import vision.render
-from solver.puzzle import Puzzle
-from solver.regions import random_regions
-from vision import BoardCutOff, BoardNotFound, load_image, read_board
-from vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
-from vision.render import (
+from render import (
     cell_centres,
     cell_spans,
     clip_image,
@@ -25,6 +20,12 @@ from vision.render import (
     margin_of,
     render_board,
 )
+
+from capture import load_image
+from solver.puzzle import Puzzle
+from solver.regions import random_regions
+from vision import BoardCutOff, BoardNotFound, read_board
+from vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
 from vision.shades import shades_of
 
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
@@ -76,7 +77,7 @@ def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[st
 @pytest.mark.parametrize("n", range(7, 15))
 def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatch):
     if thin_borders:  # region borders as thin as the cell lines
-        monkeypatch.setattr(vision.render, "line_widths", lambda cell: (1, 1))
+        monkeypatch.setattr(render, "line_widths", lambda cell: (1, 1))
     rng = random.Random(n)
     failures = []
     for cell in (24, 48, 96) if n % 2 else (36, 72):
@@ -102,7 +103,7 @@ def _readable_screens() -> list[str]:
 @pytest.mark.parametrize("name", _readable_screens())
 def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
     label = json.loads(shared_path("screens", "labels.json").read_text())[name]
-    image = load_image(shared_path("screens", name))
+    image = load_image(shared_path("screens", name)).rgb
     partition = Puzzle.from_rows(label["regions"]).regions
     n, (h, w) = label["n"], image.shape[:2]
     lattice = fitted_lattice(image)  # where the cells are (whether or not the whole is refused)

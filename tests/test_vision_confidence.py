@@ -12,12 +12,12 @@ import sys
 import numpy as np
 import pytest
 from conftest import ROOT
+from render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 from solver.puzzle import Puzzle
 from solver.regions import random_regions
 from vision import CONFIDENT, BoardNotFound, read_board
 from vision.reading import CellState, margin_score
-from vision.render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 
 def _calibration():
@@ -61,11 +61,11 @@ def test_regions_from_colour_alone_are_certain_when_the_colours_are_clear(cell, 
 
 
 def test_colour_alone_with_two_close_region_colours_is_unsure(monkeypatch):
-    import vision.render
+    import render
 
     # two neighbouring regions 4 delta E apart, and no thick borders to tell them apart
-    palette = ("#DFDFDF", "#D9D9D9", *vision.render.PALETTE[2:])
-    monkeypatch.setattr(vision.render, "PALETTE", palette)
+    palette = ("#DFDFDF", "#D9D9D9", *render.PALETTE[2:])
+    monkeypatch.setattr(render, "PALETTE", palette)
     regions = ["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"]
     try:
         reading = read_board(render_board_lines(regions, [], cell=40, thin=1, thick=1))

@@ -14,12 +14,12 @@ import random
 
 import numpy as np
 import pytest
+from render import render_board
 
 from solver.puzzle import Puzzle
 from solver.regions import random_regions
 from vision import read_board
 from vision.reading import CONFIDENT, BoardNotFound
-from vision.render import render_board
 
 CELL = 40
 

@@ -53,7 +53,7 @@ def test_dark_and_light_phone_screens_give_the_board_where_it_is(labels):
     """Whole phone screenshots: the box is the board, not the page, and centres fall inside it."""
     for name in ("an21p__data_2_in.jpg", "an21p__data_2025-04-20.jpeg"):
         reading = read_image(shared_path("screens", name))
-        x, y, w, h = reading.box
+        x, y, w, h = reading.box.as_tuple()
         assert 0.95 < w / h < 1.05 and y > 200  # below the phone's status and title bars
         for row in reading.centres:
             for cx, cy in row:

@@ -17,7 +17,7 @@ STATE_COLOUR = {CellState.X: (200, 0, 0), CellState.QUEEN: (0, 140, 0), CellStat
 def draw_reading(image: np.ndarray, reading: BoardReading) -> np.ndarray:
     """An RGB copy of `image` with the reading drawn over it."""
     out = np.ascontiguousarray(image[:, :, :3]).copy()
-    x, y, w, h = reading.box
+    x, y, w, h = reading.box.as_tuple()
     cv2.rectangle(out, (x, y), (x + w - 1, y + h - 1), BOX, 2)
     n = reading.n
     xs = [reading.centres[0][c][0] for c in range(n)]

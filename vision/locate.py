@@ -14,10 +14,12 @@ of N x N cells, *pitch* the distance between neighbouring cell centres in pixels
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import cv2
 import numpy as np
 
+from capture.geometry import Rect
 from vision.reading import BoardCutOff, BoardNotFound, TwoBoards
 from vision.shades import Shades
 from vision.stats import median as array_median
@@ -65,14 +67,14 @@ class Lattice:
             return float(self.right[0] - self.left[0])
         return float((self.xs[-1] - self.xs[0] + self.ys[-1] - self.ys[0]) / (2 * (self.n - 1)))
 
-    def box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    def box(self, shape: tuple[int, ...]) -> Rect:
         """The board box in pixels: the cells plus half a line gap around them, inside the image."""
         gap = max(1.0, self.pitch - float(array_median(self.right - self.left)))
         x0 = max(0, int(round(self.left[0] - gap)))
         y0 = max(0, int(round(self.top[0] - gap)))
         x1 = min(shape[1], int(round(self.right[-1] + gap)))
         y1 = min(shape[0], int(round(self.bottom[-1] + gap)))
-        return x0, y0, x1 - x0, y1 - y0
+        return Rect(x0, y0, x1 - x0, y1 - y0)
 
     def shifted(self, dx: float, dy: float) -> Lattice:
         return Lattice(
@@ -316,7 +318,7 @@ def _cut_sides(mask: np.ndarray, grid: Lattice) -> list[str]:
     cut = []
     for view in _side_views(mask, grid):
         try:
-            if _look_beyond(*view, pitch, cell).kind == "cut":
+            if _look_beyond(*view, pitch, cell).kind is Beyond.CUT:
                 cut.append(view[0])
         except BoardNotFound:
             continue  # no frame on that side, but no sign of the image edge cutting it either
@@ -329,7 +331,7 @@ def _short_sides(cut: list[str], cols: int, rows: int, cell: float) -> list[Side
     short = ("top", "bottom") if rows < cols else ("left", "right")
     cut_short = [side for side in cut if side in short]
     missing = int(round(abs(cols - rows) * cell)) if len(cut_short) == 1 else 0
-    return [Side(side, "cut", 0.0, missing if side in cut_short else 0) for side in cut]
+    return [Side(side, Beyond.CUT, 0.0, missing if side in cut_short else 0) for side in cut]
 
 
 # --- the outer frame: a board is whole only when a frame line closes it on all four sides ------
@@ -346,14 +348,21 @@ FRAME_MAX = 0.3  # of the pitch: a frame is thinner; a longer dark run beyond th
 EDGE_FRAME_SPREAD = 0.25  # of the thickest side, and at least 1.5 px
 
 
+class Beyond(Enum):
+    """What lies beyond one side of a board's lattice."""
+
+    PAGE = "page"  # the frame, then page background
+    EDGE = "edge"  # the frame, then the image edge: a tight crop
+    CUT = "cut"  # the image edge cuts the board
+
+
 @dataclass(frozen=True)
 class Side:
-    """What lies beyond one side of the lattice. `kind`: "page" (the frame, then page
-    background), "edge" (the frame, then the image edge: a tight crop), "cut" (the image edge
-    cuts the board); `missing_px`: at least this much board lies beyond a cut side."""
+    """What lies beyond one side of the lattice (`name`: "left", "top"...); `missing_px`: at
+    least this much board lies beyond a cut side."""
 
     name: str
-    kind: str
+    kind: Beyond
     frame_px: float
     missing_px: int = 0
 
@@ -385,7 +394,7 @@ def _look_beyond(
     across the frame line, and look at what follows it."""
     if edge <= 1:  # the outer cells reach the image edge: no frame at all on this side
         # beyond: the part of the outer cells the edge cuts (see _uncut) and at least a line
-        return Side(name, "cut", 0.0, max(1, int(round(max(0.0, -edge) + pitch - cell))))
+        return Side(name, Beyond.CUT, 0.0, max(1, int(round(max(0.0, -edge) + pitch - cell))))
     start = min(int(round(edge)) + 2, view.shape[1])  # two pixels inside the outer cells
     reach = min(start, int(pitch) + 4)
     rows = np.clip(np.rint(along).astype(int), 0, view.shape[0] - 1)
@@ -401,12 +410,12 @@ def _look_beyond(
     open_end = float(median(beyond[framed].tolist()))  # where the light beyond begins
     min_frame = max(MIN_FRAME, 0.04 * pitch)
     if run > FRAME_MAX * pitch:  # dark for longer than a frame: a dark page
-        return Side(name, "page", run)
+        return Side(name, Beyond.PAGE, run)
     if open_end >= reach:  # the frame, then the image edge
         if np.count_nonzero((beyond - first)[framed] >= min_frame) >= EDGE_FRAME_SHARE * len(rows):
-            return Side(name, "edge", run)
+            return Side(name, Beyond.EDGE, run)
         # only a thin cell line, then the image edge: a whole next cell is cut off
-        return Side(name, "cut", run, int(round(cell)))
+        return Side(name, Beyond.CUT, run, int(round(cell)))
     x = start - 1 - int(open_end)  # the first light pixel beyond the frame
     light = _light_extent(view, x, rows, int(pitch))
     # more cells beyond are light right after a line, or (a sliver the thick line of a region
@@ -419,11 +428,11 @@ def _look_beyond(
         and _grid_continues(view, x, gaps, min(int(0.25 * cell), light - 1))
     ):
         if light < 0.95 * cell:  # a sliver of the next cells, up to the image or window edge
-            return Side(name, "cut", run, max(1, int(round(cell - light))))
+            return Side(name, Beyond.CUT, run, max(1, int(round(cell - light))))
         raise BoardNotFound(
             f"no whole board found: the grid goes on past its {name} side, where cells were not seen"
         )
-    return Side(name, "page", run)
+    return Side(name, Beyond.PAGE, run)
 
 
 def _light_extent(view: np.ndarray, x: int, rows: np.ndarray, limit: int) -> int:
@@ -458,10 +467,10 @@ def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
     pitch = lattice.pitch
     cell = float(array_median(lattice.right - lattice.left))
     sides = [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
-    cut = [side for side in sides if side.kind == "cut"]
+    cut = [side for side in sides if side.kind is Beyond.CUT]
     if cut:
         raise _cut_off(cut)
-    at_edge = [side for side in sides if side.kind == "edge"]
+    at_edge = [side for side in sides if side.kind is Beyond.EDGE]
     if at_edge and len(at_edge) < len(sides):
         raise _cut_off(at_edge)
     if at_edge:
@@ -788,7 +797,7 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
     scale = 1 / factor
     small = shrink_mask(mask, factor)
     rough = fit_board(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
-    x, y, bw, bh = rough.box(small.shape)
+    x, y, bw, bh = rough.box(small.shape).as_tuple()
     margin = rough.pitch
     x0 = max(0, int((x - margin) / scale))
     y0 = max(0, int((y - margin) / scale))

@@ -40,8 +40,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from capture.geometry import Rect
+from capture.image_file import load_image
 from vision.locate import Lattice, locate
-from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, NotAnImage, margin_score
+from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, margin_score
 from vision.regions import cell_colour_margin, read_regions
 from vision.sample import BoardSamples, sample_board
 from vision.shades import Shades, shades_of, share_around_marks, without_stripes
@@ -60,11 +62,12 @@ BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is bla
 
 
 def from_bgra(frame: np.ndarray) -> np.ndarray:
-    """An RGB copy of a BGRA (or BGR) frame, as `mss` grabs the screen."""
+    """An RGB copy of a BGRA (or BGR) array, as `mss` grabs the screen."""
     frame = np.asarray(frame)
     if frame.ndim != 3 or frame.shape[2] not in (3, 4):
         raise BoardNotFound(f"expected a BGR(A) image, got an array of shape {frame.shape}")
-    return np.ascontiguousarray(frame[:, :, 2::-1])
+    code = cv2.COLOR_BGRA2RGB if frame.shape[2] == 4 else cv2.COLOR_BGR2RGB
+    return cv2.cvtColor(np.ascontiguousarray(frame), code)
 
 
 def as_rgb(image: np.ndarray) -> np.ndarray:
@@ -77,39 +80,20 @@ def as_rgb(image: np.ndarray) -> np.ndarray:
     if image.ndim == 3 and image.shape[2] == 4:
         return np.ascontiguousarray(image[:, :, :3])
     if image.ndim == 3 and image.shape[2] == 3:
-        bgra = _bgra_behind(image)
-        if bgra is not None:
-            return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB)
         return np.ascontiguousarray(image)
     raise BoardNotFound(f"expected an RGB image, got an array of shape {image.shape}")
 
 
-def _bgra_behind(image: np.ndarray) -> np.ndarray | None:
-    """The contiguous BGRA buffer an RGB view `buffer[..., 2::-1]` was taken of (as capture hands
-    over screen grabs), or None. Converting the buffer is several times faster than copying the
-    reversed-stride view."""
-    base = image.base
-    if (
-        not isinstance(base, np.ndarray)
-        or base.ndim != 3
-        or base.shape[2] != 4
-        or base.shape[:2] != image.shape[:2]
-        or not base.flags.c_contiguous
-        or image.strides != (base.strides[0], 4, -1)
-    ):
-        return None
-    offset = image.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    return base if offset == 2 else None
-
-
 def read_board(image: np.ndarray) -> BoardReading:
-    """Read the main Queens board in an RGB (or RGBA) image.
+    """Read the main Queens board in an RGB (or RGBA) image; a screen grab in mss's BGRA goes
+    through `from_bgra` (or `capture.Frame.rgb`) first.
 
     Raises BoardNotFound when there is no single whole board, or its regions cannot be read.
 
-    >>> from vision.render import render_board
-    >>> read_board(render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."])).n
-    5
+    >>> read_board(np.full((300, 300, 3), 255, np.uint8))
+    Traceback (most recent call last):
+    ...
+    vision.reading.BoardNotFound: no board found: the image is blank
     """
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:
@@ -179,13 +163,13 @@ def _confirm_stripes(shades: Shades, lattice: Lattice, cells: list[tuple[int, in
     ]
 
 
-def _cell_rect(lattice: Lattice, cell: tuple[int, int], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """A cell's light span as an (x, y, w, h) rectangle, inside the image: an outer cell of a
-    tight crop may reach past its edge (a negative start would wrap around when slicing)."""
+def _cell_rect(lattice: Lattice, cell: tuple[int, int], shape: tuple[int, ...]) -> Rect:
+    """A cell's light span in pixels, inside the image: an outer cell of a tight crop may reach
+    past its edge (a negative start would wrap around when slicing)."""
     r, c = cell
     x0, y0 = max(0, int(lattice.left[c])), max(0, int(lattice.top[r]))
     x1, y1 = min(shape[1], int(lattice.right[c])), min(shape[0], int(lattice.bottom[r]))
-    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+    return Rect(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
 
 
 def grid_margins(lattice: Lattice) -> list[Margin]:
@@ -217,23 +201,6 @@ def weigh(margins: list[Margin]) -> tuple[float, tuple[str, ...]]:
 
 
 def read_image(path: str | Path) -> BoardReading:
-    """Read the board in an image file (PNG, JPEG, ... anything Pillow opens)."""
-    return read_board(load_image(path))
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """An image file as an RGB array; NotAnImage when it is missing or not a picture."""
-    from PIL import Image, UnidentifiedImageError  # only here: a live run never opens a file (25 ms)
-
-    path = Path(path)
-    if not path.exists():
-        raise NotAnImage(f"{path}: no such file")
-    if path.is_dir():
-        raise NotAnImage(f"{path}: is a folder, not an image")
-    try:
-        with Image.open(path) as img:
-            return np.asarray(img.convert("RGB"))
-    except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
-        raise NotAnImage(f"{path}: image too large to open safely ({exc}); crop or scale it down") from None
-    except (UnidentifiedImageError, OSError) as exc:
-        raise NotAnImage(f"{path}: not an image file Pillow can read ({exc.__class__.__name__})") from None
+    """Read the board in an image file (PNG, JPEG, ... anything Pillow opens); ImageReadError
+    when the file is missing or not a picture."""
+    return read_board(load_image(path).rgb)

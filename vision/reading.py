@@ -8,6 +8,7 @@ from enum import Enum
 
 import numpy as np
 
+from capture.geometry import Rect
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle
 
@@ -42,10 +43,6 @@ class TwoBoards(BoardNotFound):
 
 class RegionsUnreadable(BoardNotFound):
     """A whole board was found, but its cells do not fall into N regions."""
-
-
-class NotAnImage(QueensError):
-    """A path that is missing or is not a picture Pillow can open."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +80,15 @@ Point = tuple[float, float]
 class BoardReading:
     """One board read off an image: size, regions, cell states and where each cell is on screen.
 
-    `centres[r][c]` is the (x, y) pixel of cell (r, c) in the image that was read, `box` the board's
-    (x, y, width, height). `confidence` is 0..1 and `reasons` say why it is below 1.
+    `centres[r][c]` is the (x, y) pixel of cell (r, c) in the image that was read, `box` the board
+    in that image's pixels. `confidence` is 0..1 and `reasons` say why it is below 1.
     """
 
     n: int
     regions: tuple[tuple[int, ...], ...]
     states: tuple[tuple[CellState, ...], ...]
     centres: tuple[tuple[Point, ...], ...]
-    box: tuple[int, int, int, int]
+    box: Rect
     region_colours: tuple[tuple[int, int, int], ...]
     confidence: float
     reasons: tuple[str, ...]

@@ -67,7 +67,7 @@ def lattice_at(reading: BoardReading, dx: float = 0.0, dy: float = 0.0, scale: f
     """The reading's cell grid in another image: pixel p there is (p_old + (dx, dy)) * scale."""
     xs = (np.array([x for x, _ in reading.centres[0]]) + dx) * scale
     ys = (np.array([row[0][1] for row in reading.centres]) + dy) * scale
-    pitch = float(np.median(np.diff(xs))) if len(xs) > 1 else float(reading.box[2] * scale)
+    pitch = float(np.median(np.diff(xs))) if len(xs) > 1 else float(reading.box.width * scale)
     half = LIGHT_SPAN * pitch / 2
     return Lattice(reading.n, xs - half, xs + half, ys - half, ys + half, 1.0)
 

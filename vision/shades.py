@@ -15,6 +15,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from capture.geometry import Rect
 from vision.stats import median
 
 STRIPE_MIN_RED = 110
@@ -52,9 +53,9 @@ class Shades:
         """The red conflict stripes of the whole image (see `stripe_mask`)."""
         return stripe_mask(self.rgb, self.gray)
 
-    def stripes_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
-        """The red conflict stripes inside an (x, y, w, h) box, at the box's own coordinates."""
-        x, y, w, h = box
+    def stripes_in(self, box: Rect) -> np.ndarray:
+        """The red conflict stripes inside a box, at the box's own coordinates."""
+        x, y, w, h = box.as_tuple()
         if w <= 0 or h <= 0:
             return np.zeros((max(h, 0), max(w, 0)), np.uint8)
         return stripe_mask(self.rgb[y : y + h, x : x + w], self.gray[y : y + h, x : x + w])
@@ -103,8 +104,8 @@ def shades_of(rgb: np.ndarray) -> Shades:
     return Shades(rgb, cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
 
 
-def without_stripes(shades: Shades, rects: list[tuple[int, int, int, int]]) -> Shades:
-    """The image with the red stripes inside the given (x, y, w, h) cell rectangles painted over
+def without_stripes(shades: Shades, rects: list[Rect]) -> Shades:
+    """The image with the red stripes inside the given cell rectangles painted over
     in their cell's colour (the median of the pixels off the stripes).
 
     A flat fill, not a local median: at device scale 1.5 and up a stripe is 3 px or wider and
@@ -113,9 +114,10 @@ def without_stripes(shades: Shades, rects: list[tuple[int, int, int, int]]) -> S
     also under a stripe) are kept."""
     rgb = shades.rgb.copy()
     grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))  # anti-aliased stripe edges
-    for x, y, w, h in rects:
+    for rect in rects:
+        x, y, w, h = rect.as_tuple()
         crop = rgb[y : y + h, x : x + w]
-        covered = cv2.dilate(shades.stripes_in((x, y, w, h)), grow) > 0
+        covered = cv2.dilate(shades.stripes_in(rect), grow) > 0
         if covered.all() or not covered.any():
             continue
         colour = median(crop[~covered], axis=0)

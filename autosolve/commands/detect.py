@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 
 from autosolve.cli import check_output_file
+from capture import load_image
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
-from vision import BoardNotFound, BoardReading, load_image, read_board
+from vision import BoardNotFound, BoardReading, read_board
 
 DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_BLOBS_GROUPED = 3000  # group_boards compares every pair of blobs: beyond this, draw them ungrouped
@@ -38,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     debug = check_output_file(Path(args.debug), "--debug", DEBUG_SUFFIXES) if args.debug else None
-    image = load_image(args.image)
+    image = load_image(args.image).rgb
     try:
         reading = read_board(image)
     except BoardNotFound as exc:
@@ -59,7 +60,7 @@ def reading_json(reading: BoardReading) -> dict[str, object]:
         "n": reading.n,
         "regions": ["".join(default_label(v) for v in row) for row in reading.regions],
         "states": reading.state_rows(),
-        "box": list(reading.box),
+        "box": list(reading.box.as_tuple()),
         "centres": [[[round(x, 1), round(y, 1)] for x, y in row] for row in reading.centres],
         "region_colours": ["#{:02X}{:02X}{:02X}".format(*colour) for colour in reading.region_colours],
         "confidence": round(reading.confidence, 3),

@@ -79,7 +79,7 @@ def result_json(result: RunResult) -> dict[str, object]:
         "message": result.outcome.value,
         "n": reading.n,
         "dry_run": result.dry_run,
-        "source": frame.source,
+        "source": frame.source.value,
         "window": None if frame.window is None else {
             "title": frame.window.title, "left": frame.window.rect.left, "top": frame.window.rect.top,
             "width": frame.window.rect.width, "height": frame.window.rect.height,
@@ -109,7 +109,7 @@ def result_json(result: RunResult) -> dict[str, object]:
 def report_lines(result: RunResult) -> list[str]:
     """The outcome for people: what was read, solved, clicked and checked, then the timings."""
     frame, reading, solved = result.frame, result.reading, result.solved
-    where = f"window {frame.window.title!r}" if frame.window else frame.source
+    where = f"window {frame.window.title!r}" if frame.window else frame.source.value
     lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
     if solved.solution is None:
         lines.append("the board as read has no solution")
