@@ -24,7 +24,7 @@ from pathlib import Path
 from solver.errors import QueensError
 
 PROG = "queens-autosolve"
-COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena")
+COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint")
 _HELP = {"-h", "--help", "--version"}
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
 

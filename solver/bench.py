@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.baseline import count_solutions as baseline_count
+from solver.coach import CoachError, Grade, Tier, grade
 from solver.formats import read_puzzles
 from solver.puzzle import Puzzle, is_solution
 from solver.search import search
 
 LIMIT = 2  # counting to 2 proves an answer unique
+GRADE_COLUMNS = [tier.short for tier in Tier] + ["not-unique"]  # the grade table's columns
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,34 @@ class BaselineRun:
 
 
 @dataclass(frozen=True)
+class GradeRun:
+    """The grades of the first puzzles of a file (solver.coach), until its time budget ran out.
+    `grades` holds one entry per puzzle graded in file order: its Grade, or None when the puzzle
+    has no single solution to coach towards."""
+
+    grades: tuple[Grade | None, ...]
+    puzzles: int  # in the file
+    seconds: float
+    budget: float | None
+
+    def counts(self) -> dict[str, int]:
+        """Puzzles per tier (short names, easiest first), then ``not unique``."""
+        out = dict.fromkeys(GRADE_COLUMNS, 0)
+        for g in self.grades:
+            out[g.tier.short if g is not None else "not-unique"] += 1
+        return out
+
+    @property
+    def graded(self) -> list[Grade]:
+        return [g for g in self.grades if g is not None]
+
+
+@dataclass(frozen=True)
 class FileReport:
     path: str
     timings: tuple[Timing, ...]
     baseline: BaselineRun | None = None
+    grading: GradeRun | None = None
 
     @property
     def failures(self) -> list[Timing]:
@@ -113,14 +139,56 @@ def bench_file(
     *,
     baseline_budget: float | None = 3.0,
     progress: Callable[[Iterable[Puzzle]], Iterable[Puzzle]] = iter,
+    grade_budget: float | None = None,
+    grading: bool = False,
 ) -> FileReport:
-    """Time the solver on every puzzle of `path`, then the baseline on as many as fit its budget."""
+    """Time the solver on every puzzle of `path`, then the baseline on as many as fit its budget;
+    with `grading`, grade the puzzles too (as many as fit `grade_budget` CPU seconds; None: all)."""
     puzzles = read_puzzles(path)
     timings = tuple(time_puzzle(p) for p in progress(puzzles))
     baseline = None
     if baseline_budget is not None:
         baseline = run_baseline(puzzles, timings, baseline_budget)
-    return FileReport(path, timings, baseline)
+    grades = grade_puzzles(puzzles, timings, grade_budget) if grading else None
+    return FileReport(path, timings, baseline, grades)
+
+
+def grade_puzzles(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: float | None) -> GradeRun:
+    """Grade the puzzles in file order until `budget` CPU seconds are spent (None: no limit).
+    A puzzle that would overrun is cut off (as the baseline is) and left ungraded."""
+    grades: list[Grade | None] = []
+    spent = 0.0
+    for puzzle, timing in zip(puzzles, timings):
+        left = None if budget is None else budget - spent
+        if left is not None and left <= 0:
+            break
+        if timing.count != 1:
+            grades.append(None)
+            continue
+        found: list[Grade] = []
+
+        def work(p: Puzzle = puzzle, out: list[Grade] = found) -> None:
+            out.append(_grade(p))
+
+        start = time.process_time()
+        done = _within(left, work) if left is not None else _run(work)
+        spent += time.process_time() - start
+        if not done:
+            break
+        grades.append(found[0])
+    return GradeRun(tuple(grades), len(puzzles), spent, budget)
+
+
+def _grade(puzzle: Puzzle) -> Grade:
+    try:
+        return grade(puzzle)
+    except CoachError:  # the count said one solution; the coach counts again and must agree
+        raise AssertionError(f"{puzzle.name}: the coach and the bench disagree on the count") from None
+
+
+def _run(work: Callable[[], object]) -> bool:
+    work()
+    return True
 
 
 def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: float) -> BaselineRun:
@@ -260,6 +328,8 @@ def format_report(reports: Sequence[FileReport]) -> str:
     lines += [_row(s) for s in by_size(reports)]
     everything = [t for r in reports for t in r.timings]
     lines += ["", _row(summarize("total", everything))]
+    if any(r.grading for r in reports):
+        lines += ["", *format_grades(reports)]
     failures = [f"{r.path}: {t.name}: {t.problem}" for r in reports for t in r.failures]
     failures += [f"{r.path}: {d}" for r in reports if r.baseline for d in r.baseline.disagreements]
     if failures:
@@ -268,6 +338,37 @@ def format_report(reports: Sequence[FileReport]) -> str:
     else:
         lines.append(f"all {len(everything)} puzzles solved and checked")
     return "\n".join(lines)
+
+
+def format_grades(reports: Sequence[FileReport]) -> list[str]:
+    """The grade distribution per file: puzzles per tier (the hardest deduction their hints need
+    from the empty board), mean steps, deepest trial."""
+    header = f"{'':<28} {'graded':>7} " + " ".join(f"{c:>{len(c)}}" for c in GRADE_COLUMNS)
+    lines = ["grades per file (puzzles by the hardest tier of deduction they need)",
+             header + f" {'steps':>6} {'depth':>6}"]
+    for report in reports:
+        run = report.grading
+        if run is None:
+            continue
+        counts = run.counts()
+        graded = f"{len(run.grades)}" + ("" if len(run.grades) == run.puzzles else f"/{run.puzzles}")
+        steps = statistics.fmean(g.steps for g in run.graded) if run.graded else 0.0
+        depth = max((g.trial_depth for g in run.graded), default=0)
+        cells = " ".join(f"{counts[c]:>{len(c)}}" for c in GRADE_COLUMNS)
+        lines.append(f"{Path(report.path).name:<28} {graded:>7} {cells} {steps:6.1f} {depth:>6}")
+        if len(run.grades) < run.puzzles:
+            lines.append(f"{'':<29}graded the first {len(run.grades)} of {run.puzzles} puzzles in its "
+                         f"{run.budget:g} s budget (--grade-budget)")
+    return lines
+
+
+def grades_json(run: GradeRun) -> dict[str, object]:
+    return {
+        "graded": len(run.grades), "puzzles": run.puzzles, "seconds": run.seconds, "budget": run.budget,
+        "counts": run.counts(),
+        "mean_steps": statistics.fmean(g.steps for g in run.graded) if run.graded else None,
+        "max_trial_depth": max((g.trial_depth for g in run.graded), default=0),
+    }
 
 
 def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
@@ -289,6 +390,8 @@ def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
                 "solver_seconds": r.baseline.solver_seconds, "budget": r.baseline.budget,
                 "speedup": r.baseline.speedup, "disagreements": list(r.baseline.disagreements),
             }
+        if r.grading is not None:
+            entry["grades"] = grades_json(r.grading)
         files.append(entry)
     everything = [t for r in reports for t in r.timings]
     return {

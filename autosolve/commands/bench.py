@@ -23,7 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bench",
         help="time the solver on puzzle files and check every answer",
         description="Solve every puzzle (counting to 2 to prove uniqueness), check each answer, "
-        "and print per-file and per-size times; exits 1 when any answer or count is wrong. "
+        "print per-file and per-size times and each file's grade distribution (see solve --grade); "
+        "exits 1 when any answer or count is wrong. "
         "With no FILES: games/*.txt and ../shared/data/{levels,starbattle}/*.txt.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (default: see above)")
@@ -32,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--baseline-budget", type=float, default=3.0, metavar="SECONDS",
         help="time the baseline may spend per file; it is compared on the puzzles it finished (default 3)",
+    )
+    parser.add_argument("--no-grade", action="store_true", help="skip the grade distribution")
+    parser.add_argument(
+        "--grade-budget", type=float, default=10.0, metavar="SECONDS",
+        help="CPU time the grading may spend per file, puzzles in file order (default 10; 0: no limit)",
     )
     parser.add_argument(
         "--generate", type=_sizes, metavar="SIZES",
@@ -72,9 +78,12 @@ def run_files(args: argparse.Namespace) -> int:
     budget = None if args.no_baseline else args.baseline_budget
     if budget is not None and budget <= 0:
         raise QueensError(f"--baseline-budget {budget:g}: give a positive number of seconds")
+    if args.grade_budget < 0:
+        raise QueensError(f"--grade-budget {args.grade_budget:g}: give a number of seconds (0: no limit)")
     reports: list[FileReport] = []
     for path in files:
-        reports.append(bench_file(path, baseline_budget=budget, progress=_progress(path)))
+        reports.append(bench_file(path, baseline_budget=budget, progress=_progress(path),
+                                  grading=not args.no_grade, grade_budget=args.grade_budget or None))
         if not args.json:
             print(f"done {Path(path).name}: {len(reports[-1].timings)} puzzles", file=sys.stderr, flush=True)
     if args.json:

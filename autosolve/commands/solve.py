@@ -8,6 +8,7 @@ import json
 import time
 
 from autosolve.cli import time_limit
+from solver.coach import CoachError, Grade, grade
 from solver.errors import QueensError
 from solver.formats import read_puzzles
 from solver.propagate import Step
@@ -28,6 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--count", action="store_true", help="count solutions (stopping at 2)")
     parser.add_argument("--json", action="store_true", help="JSON Lines: one object per puzzle")
     parser.add_argument("--explain", action="store_true", help="print the deductions step by step")
+    parser.add_argument("--grade", action="store_true",
+                        help="grade each puzzle: the hardest tier of deduction its hints need from the "
+                        "empty board (singles and neighbours, one unit confined, several units confined "
+                        "together, block rules, needs a trial, needs a guess) and the number of steps")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit). "
                         "Published puzzles take milliseconds; made-up boards can take far longer "
@@ -50,24 +55,42 @@ def run(args: argparse.Namespace) -> int:
                 result = search(puzzle, limit=limit)
                 seconds = time.perf_counter() - start
                 steps = explain(puzzle) if args.explain else None
+                graded = grade_of(puzzle, result) if args.grade else None
             unsolved += result.solution is None
-            print(_answer(puzzle, result, seconds, steps, args), flush=True)
+            print(_answer(puzzle, result, seconds, steps, args, graded), flush=True)
     return 1 if unsolved else 0
 
 
 def _answer(
-    puzzle: Puzzle, result: SearchResult, seconds: float, steps: list[Step] | None, args: argparse.Namespace
+    puzzle: Puzzle, result: SearchResult, seconds: float, steps: list[Step] | None, args: argparse.Namespace,
+    graded: Grade | str | None = None,
 ) -> str:
-    """One puzzle's answer as printed: a JSON line, or the grid (and steps) and a blank line."""
+    """One puzzle's answer as printed: a JSON line, or the grid (and steps, and grade) and a blank line."""
     if args.json:
         record = result_json(puzzle, result, seconds)
         if steps is not None:
             record["steps"] = [step.text for step in steps]
+        if args.grade:
+            record["grade"] = graded.to_json() if isinstance(graded, Grade) else None
+            if isinstance(graded, str):
+                record["grade_note"] = graded
         return json.dumps(record)
     lines = [describe(puzzle, result, counted=args.count)]
     if steps is not None:
         lines += format_steps(steps)
+    if args.grade:
+        lines.append(f"grade: {graded.describe() if isinstance(graded, Grade) else graded}")
     return "\n".join(lines) + "\n"
+
+
+def grade_of(puzzle: Puzzle, result: SearchResult) -> Grade | str:
+    """The puzzle's grade, or why it has none (grades need exactly one solution)."""
+    if result.solution is None:
+        return "none: the puzzle has no solution"
+    try:
+        return grade(puzzle)
+    except CoachError as exc:
+        return f"none: {exc}"
 
 
 def load_puzzles(sources: list[str], image: str | None) -> list[Puzzle]:
