@@ -17,6 +17,11 @@ HTTP API (JSON):
   ``Content-Type: application/json`` (else 415) from a loopback Origin of this server or none
   (else 403), so another web page open in the same browser cannot.
 - ``GET /api/state`` the last `PageState` as JSON.
+- ``POST /api/hint`` ``{states}`` (the board as the page shows it): the coach's advice on it
+  (`solver.coach`), ``{mistakes: [...], step: {rule, tier, cells, marks, queen, text} | null,
+  solved}``; the page's Hint button shows it.
+- ``POST /api/new`` ``{difficulty}`` (easy, medium or hard): a new puzzle of the same size and
+  that difficulty (`solver.difficulty`) replaces this one; the page then reloads.
 
 Bad requests cannot hurt the server (the loopback stack it shares with the Queens Game page,
 `autosolve.web.http`): each connection has a time limit, at most
@@ -264,7 +269,44 @@ class PracticeServer(LoopbackServer):
         routes.get("/api/puzzle", lambda request: json_response(self.puzzle_json()))
         routes.get("/api/state", lambda request: json_response(self.state().to_json()))
         routes.post("/api/state", self._take_report)
+        routes.post("/api/hint", self._hint)
+        routes.post("/api/new", self._new_puzzle)
         return routes
+
+    def _hint(self, request: Request) -> Response:
+        from solver.coach import CoachError, Position, advise  # the page's Hint button only
+
+        states = _parse_states(parse_report(request.body).get("states"), self.puzzle.n)
+        marks = [(r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch == MARK]
+        try:
+            advice = advise(self.puzzle, Position.of(queens_in(states), marks))
+        except CoachError as exc:
+            raise ValueError(str(exc)) from None
+        return json_response(advice.to_json())
+
+    def _new_puzzle(self, request: Request) -> Response:
+        from solver.difficulty import Difficulty, generate_graded, random_seed
+
+        value = parse_report(request.body).get("difficulty")
+        try:
+            difficulty = Difficulty(value)
+        except ValueError:
+            raise ValueError("difficulty must be easy, medium or hard") from None
+        graded = generate_graded(self.puzzle.n, difficulty, k=self.puzzle.k, seed=random_seed(),
+                                 rule=self.puzzle.rule)
+        self.replace_puzzle(graded.puzzle)
+        return json_response({"ok": True, "name": graded.puzzle.name, "grade": graded.grade.to_json()})
+
+    def replace_puzzle(self, puzzle: Puzzle) -> None:
+        """Serve `puzzle` from now on, from an empty board (the page reloads to show it)."""
+        with self._changed:
+            self.puzzle = puzzle
+            self.locked = tuple(sorted(set(puzzle.given)))
+            self.initial = initial_states(puzzle, self.locked, None)
+            self.colours = region_colours(puzzle)
+            self._state = self._judge(self.initial, updated_at=0.0)
+            self._page = ("", -1)
+            self._changed.notify_all()
 
     def _take_report(self, request: Request) -> Response:
         state = self.record(parse_report(request.body))

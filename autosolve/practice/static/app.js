@@ -275,6 +275,7 @@ class Game {
   }
 
   refresh() {
+    if (this.coach) this.coach.clear(); // a hint speaks of the board it was asked on
     const verdict = paintAll(this.model, this.cellEls, this.cells);
     this.setSolved(verdict.solved);
     this.reporter.send();
@@ -352,6 +353,70 @@ class WinScreen {
     this.game.boardEl.classList.toggle("replaced", shown && this.kind === "replace");
     this.game.reporter.send();
   }
+}
+
+/** The Hint button and the new-puzzle choice, both answered by the practice server: the coach
+ * (POST api/hint) names the player's mistakes or the next step a person can follow, and the
+ * cells it concerns stay outlined until the board changes; POST api/new makes a puzzle of the
+ * chosen difficulty and the page reloads to show it. */
+class CoachPanel {
+  constructor(game) {
+    this.game = game;
+    this.textEl = document.getElementById("hint-text");
+    document.getElementById("hint").addEventListener("click", () => this.ask());
+    document.getElementById("new-puzzle").addEventListener("click", () => this.newPuzzle());
+  }
+
+  async ask() {
+    const g = this.game, n = g.model.n;
+    const index = ([r, c]) => r * n + c;
+    try {
+      const answer = await postJson("api/hint", { states: g.rows() });
+      if (answer.error) return this.show(answer.error, [], []);
+      if (answer.mistakes.length) {
+        return this.show(answer.mistakes.map((m) => m.text).join(" "),
+          answer.mistakes.map((m) => index(m.cell)), []);
+      }
+      const step = answer.step;
+      if (!step) return this.show("Solved: nothing left to do.", [], []);
+      const marks = step.marks.map(index).concat(step.queen ? [index(step.queen)] : []);
+      const todo = step.queen ? "Place the queen." : step.marks.length ? "Mark the outlined cells with X." : "";
+      this.show(`${step.tier_name}: ${step.text} ${todo}`, step.cells.map(index), marks);
+    } catch (_) {
+      this.show("Hints come from the practice server: start it with queens-autosolve practice.", [], []);
+    }
+  }
+
+  async newPuzzle() {
+    const difficulty = document.getElementById("difficulty").value;
+    this.show(`Making a ${difficulty} puzzle...`, [], []);
+    try {
+      const answer = await postJson("api/new", { difficulty });
+      if (answer.error) return this.show(answer.error, [], []);
+      location.reload();
+    } catch (_) {
+      this.show("New puzzles come from the practice server: start it with queens-autosolve practice.", [], []);
+    }
+  }
+
+  show(text, cells, marks) {
+    this.clear();
+    this.textEl.textContent = text;
+    this.textEl.hidden = false;
+    for (const i of cells) this.game.cellEls[i].classList.add("hinted");
+    for (const i of marks) this.game.cellEls[i].classList.add("hint-mark");
+  }
+
+  clear() {
+    for (const el of this.game.cellEls) el.classList.remove("hinted", "hint-mark");
+    this.textEl.hidden = true;
+  }
+}
+
+async function postJson(url, data) {
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data) });
+  return res.json();
 }
 
 function formatTime(ms) {
@@ -463,6 +528,7 @@ function main() {
   if ((data.k || 1) > 1) document.getElementById("per-unit").textContent = String(data.k);
   const board = document.getElementById("board");
   const game = new Game(data, board);
+  game.coach = new CoachPanel(game);
   document.getElementById("tool-reset").addEventListener("click", () => game.clear());
   window.queensGame = game; // for people poking at the page from the devtools console
   setInterval(() => { if (!game.solved) game.tick(); }, 250);
