@@ -134,12 +134,6 @@ class Frame:
         return cv2.cvtColor(self.raw, cv2.COLOR_BGRA2RGB)
 
     @property
-    def pixels(self) -> np.ndarray:
-        """`rgb` under its former name, still read by tests/test_practice_page_options.py and
-        tests/test_web_game_e2e.py."""
-        return self.rgb
-
-    @property
     def width(self) -> int:
         return int(self.raw.shape[1])
 

@@ -251,7 +251,7 @@ def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:  # noqa: F811
 
     with Desktop(browser.display) as desktop:
         frame = desktop.grab_window(desktop.find_window("Queens"))
-    return np.array(frame.pixels), (frame.left, frame.top)
+    return np.array(frame.rgb), (frame.left, frame.top)
 
 
 def palette_mask(pixels: np.ndarray) -> np.ndarray:

@@ -82,7 +82,7 @@ def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:  # noqa: F811
 
     with Desktop(browser.display) as desktop:
         frame = desktop.grab_window(desktop.find_window("Queens Game"))
-    return np.array(frame.pixels), (frame.left, frame.top)
+    return np.array(frame.rgb), (frame.left, frame.top)
 
 
 def colour_mask(pixels: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
