@@ -3,6 +3,8 @@ breaks, region maps in pieces, and an exact search that gives up on time and sta
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from twoplayer.queens_game import (
@@ -62,3 +64,43 @@ def test_the_perfect_player_forgets_its_memo_when_asked():
     assert player.solver_for(game.board).size() > 0
     player.forget()
     assert player.solver_for(game.board).size() == 0
+
+
+def _grundy_by_definition(conflicts: tuple[int, ...], free: int, seen: dict[int, int]) -> int:
+    """The mex of the children's values, memoised by mask only (an oracle for the solver)."""
+    if free not in seen:
+        values = {_grundy_by_definition(conflicts, free & ~conflicts[i], seen)
+                  for i in range(free.bit_length()) if free >> i & 1}
+        seen[free] = next(v for v in range(len(values) + 1) if v not in values)
+    return seen[free]
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+@pytest.mark.parametrize("proof_order_cells", [0, 10**6])
+def test_reply_order_by_open_moves_leaves_every_result_exact(mode, proof_order_cells):
+    # 0: every position orders its replies by what is left to prove (10x10 boards use it only
+    # from 60 cells up, which small boards never reach); 10**6: size order alone.
+    rng = random.Random(proof_order_cells)
+    for seed in range(30):
+        n = 4 + seed % 3
+        board = QueensBoard.random(n, seed, mode)
+        game = QueensGame(board)
+        solver = KaylesSolver(board.conflicts)
+        solver.proof_order_cells = proof_order_cells
+        oracle: dict[int, int] = {}
+        for _ in range(3):  # the empty board and two positions further in, same memo
+            assert solver.is_lost(game.free) == (not brute_force_wins(game)), (mode, n, seed)
+            assert solver.grundy(game.free) == _grundy_by_definition(board.conflicts, game.free, oracle)
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+
+
+def test_open_moves_counts_what_is_left_to_prove():
+    board = QueensBoard.plain(4, "hard")
+    solver = KaylesSolver(board.conflicts)
+    free = board.full & ~board.conflicts[1]  # after r1c2: six legal moves
+    assert solver._open_moves(free, solver.memo[0]) == 6  # nothing known: all six still open
+    assert not solver.is_lost(free)  # the search leaves the winning reply in the memo
+    assert solver._open_moves(free, solver.memo[0]) >= 1 << 30  # won: of no use as a reply
