@@ -35,6 +35,12 @@ bench-generate: $(STAMP)
 bench-live: $(STAMP) system-deps
 	$(BIN)/python scripts/bench_live.py --runs 10
 
+# Star Battle: our solver against CP-SAT and SAT (CaDiCaL) on the shared sets and games/ (needs the
+# optional extra `bench`; the first run installs it). Prints one table per set.
+bench-stars: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/starbattle.py $(BENCH_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 

@@ -36,7 +36,7 @@ from solver.errors import QueensError
 from solver.propagate import board_of, board_of_regions
 from solver.puzzle import Cell, Geometry, Puzzle, Rule, Solution, cells_of, geometry, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells, reachable
-from solver.search import count_solutions, search_board
+from solver.search import count_solutions, search, search_board
 
 MIN_SIZE = 4
 MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
@@ -674,3 +674,32 @@ def generate_many(
             progress(puzzle)
     return puzzles
 
+
+def generate_hard(
+    n: int,
+    k: int,
+    seeds: Sequence[int],
+    keep: int,
+    *,
+    rule: Rule = "touch",
+    progress: Callable[[Puzzle], None] | None = None,
+    budgets: Budgets = BUDGETS,
+) -> list[Puzzle]:
+    """The `keep` hardest of the puzzles made from `seeds` (one candidate each), in seed order.
+
+    Hardest means the most search nodes our solver takes to find the answer and prove it unique
+    (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so keeping the
+    ones it has to branch on most gives tests and benchmarks boards that make it work. Ties go to
+    the lower seed. Each puzzle keeps its own seed's name, so it can be made again alone without
+    `--hard`. `progress` is called after each candidate.
+    """
+    candidates = generate_many(n, k, seeds, rule=rule, progress=progress, budgets=budgets)
+    return hardest(candidates, keep)
+
+
+def hardest(puzzles: Sequence[Puzzle], keep: int) -> list[Puzzle]:
+    """The `keep` puzzles that take `search(limit=2)` the most nodes, in their given order (ties:
+    the earlier one)."""
+    nodes = [search(puzzle, limit=2).nodes for puzzle in puzzles]
+    ranked = sorted(range(len(puzzles)), key=lambda i: (-nodes[i], i))[:keep]
+    return [puzzles[i] for i in sorted(ranked)]

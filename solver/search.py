@@ -46,7 +46,7 @@ def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
     `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
     """
     board = board_of(puzzle)
-    tally = _Tally(limit)
+    tally = _Tally(limit, trial_depth=TRIAL_DEPTH)
     start = _start(board)
     if start is not None and limit > 0:
         _explore(board, start[0], start[1], tally, None, 0)
@@ -83,7 +83,7 @@ def explain(puzzle: Puzzle) -> list[Step]:
     if puzzle.given:
         names = ", ".join(map(cell_name, puzzle.given))
         log.append(Step(f"given queens: {names}", puzzle.given, kind="given"))
-    tally = _Tally(1)
+    tally = _Tally(1, trial_depth=EXPLAIN_TRIAL_DEPTH)
     start = _start(board)
     if start is None:
         log.append(Step("contradiction: the given queens break the rules", kind="contradiction"))
@@ -94,18 +94,34 @@ def explain(puzzle: Puzzle) -> list[Step]:
     return log
 
 
+# Depths at which propagation runs the bounded `trial` rule (k>1). The search runs it nowhere.
+# Measured in two runs (benchmarks/starbattle.py --trials, first 200 of each shared k>1 set and
+# games/stars4-17-hard; mean time against the search without trials): at the root, trials take
+# nodes down (14-3-hard 1.6 -> 1.0 a puzzle, 10-2-expert 13.5 -> 11.5) but time up (1.19-1.24x,
+# 1.17-1.19x; 11-2-hard 1.23-1.29x, 21-5 1.18-1.21x), and the 17x17 sets barely move (17-4 0.90-
+# 0.94x, the hard set 0.97-1.03x, same nodes). At every node they cut the nodes (17-4 506 -> 294,
+# hard set 864 -> 528, 10-2 13.5 -> 6.6) at 1.28-1.65x the time. A branch is itself a trial that
+# recurses, and a cheaper one. `explain` runs trials at the root: there one step a person can
+# check replaces a guess.
+TRIAL_DEPTH = -1
+EXPLAIN_TRIAL_DEPTH = 0
+
+
 class _Tally:
     """Counters shared by every node of one search."""
 
-    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first")
+    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth")
 
-    def __init__(self, limit: int, skip: int = -1, budget: int | None = None) -> None:
+    def __init__(
+        self, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1
+    ) -> None:
         self.limit = limit
         self.skip = skip  # an answer (queen mask) not to count
         self.budget = budget if budget is not None else 1 << 62  # nodes allowed
         self.count = 0
         self.nodes = 0
         self.first = 0
+        self.trial_depth = trial_depth  # nodes this deep or shallower run `trial`
 
 
 def _start(board: Board) -> tuple[int, int] | None:
@@ -119,7 +135,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         return
     tally.nodes += 1
     mark = len(log) if log is not None else 0
-    state = propagate(board, cand, queens, log)
+    state = propagate(board, cand, queens, log, trials=depth <= tally.trial_depth)
     if log is not None and depth:
         log[mark:] = [replace(step, depth=depth) for step in log[mark:]]
     if state is None:
@@ -175,6 +191,12 @@ def _branch_order(board: Board, cand: int, options: int) -> list[int]:
 def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
     """The open unit with the fewest candidates to spare (candidates minus queens still needed),
     and its need; the fewer the branches, the smaller the tree."""
+    # Measured against other choices (mean/max nodes to solve and prove unique; 17-4-sample,
+    # first 400 of 10-2-expert, 11-2-hard): this one 506/2111, 15.4/86, 3.7/14. Fewest candidates
+    # per queen needed (the ratio) 710/2703, 16.1/94, 3.7/14; fewest ways to place the need
+    # (binomial) 541/2038, 15.0/176, 11.5/162; ties to the smaller need 519/2203, 15.2/95, 4.3/26;
+    # regions first on ties 510/2091, 15.0/87, 4.5/24; a yes/no branch on one cell of this unit
+    # 547/2261, 16.3/93, 4.0/17. None wins on all sets and most lose time, so this one stays.
     k = board.k
     best, best_need, best_slack = -1, 0, 1 << 30
     for u, unit in enumerate(board.units):

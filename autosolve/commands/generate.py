@@ -1,7 +1,9 @@
 """`queens-autosolve generate`: new puzzles with exactly one solution, in the shared text format.
 
 Puzzle i of a run uses seed S+i and is named ``gen-n{N}-k{K}-s{S+i}``, so any single puzzle can
-be made again on its own with ``--seed S+i --count 1``.
+be made again on its own with ``--seed S+i --count 1``. With ``--hard`` it makes ``--candidates``
+puzzles that way and keeps the ``--count`` our solver needs the most search nodes for (each still
+named after its own seed).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from tqdm import tqdm
 from autosolve.cli import check_output_file, time_limit
 from solver.errors import QueensError
 from solver.formats import format_puzzles
-from solver.generate import MAX_SIZE, check_size, generate_many, puzzle_name
-from solver.puzzle import RULES
+from solver.generate import MAX_SIZE, check_size, generate_hard, generate_many, puzzle_name
+from solver.puzzle import RULES, Puzzle
 
 DEFAULT_TIMEOUT = 300.0
 
@@ -44,6 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="touch: queens may not touch (LinkedIn); diagonal: classic N-Queens diagonals")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit)")
+    parser.add_argument("--hard", action="store_true",
+                        help="make --candidates puzzles (seeds S, S+1, ...) and keep the --count that "
+                        "take the solver the most search nodes")
+    parser.add_argument("--candidates", type=int, default=None, metavar="M",
+                        help="with --hard: how many puzzles to make and choose from (default 4 x --count)")
     parser.set_defaults(func=run)
 
 
@@ -54,17 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_file(args.out, "--out")
     first = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    seeds = range(first, first + args.count)
-    puzzles = []
-    # One puzzle: the time-limit's own line shows the time spent; many: a tqdm bar counts them.
-    with time_limit(args.timeout or None, "generating", progress=args.count == 1) as work, \
-            tqdm(total=args.count, desc="generating", unit="puzzle", file=sys.stderr,
-                 disable=args.count == 1) as bar:
-        for index, seed in enumerate(seeds):
-            name = puzzle_name(args.size, args.stars, seed)
-            with work.step(f"generating puzzle {index + 1} of {args.count} ({name})"):
-                puzzles += generate_many(args.size, args.stars, [seed], rule=args.rule)
-            bar.update()
+    puzzles = _hardest(args, first) if args.hard else _each_seed(args, first)
     text = format_puzzles(puzzles)
     if args.out is None:
         sys.stdout.write(text)
@@ -74,3 +71,32 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise QueensError(f"--out {args.out}: cannot write ({exc.strerror})") from None
     return 0
+
+
+def _each_seed(args: argparse.Namespace, first: int) -> list[Puzzle]:
+    """One puzzle per seed, `--count` seeds from `first`."""
+    seeds = range(first, first + args.count)
+    puzzles: list[Puzzle] = []
+    # One puzzle: the time-limit's own line shows the time spent; many: a tqdm bar counts them.
+    with time_limit(args.timeout or None, "generating", progress=args.count == 1) as work, \
+            tqdm(total=args.count, desc="generating", unit="puzzle", file=sys.stderr,
+                 disable=args.count == 1) as bar:
+        for index, seed in enumerate(seeds):
+            name = puzzle_name(args.size, args.stars, seed)
+            with work.step(f"generating puzzle {index + 1} of {args.count} ({name})"):
+                puzzles += generate_many(args.size, args.stars, [seed], rule=args.rule)
+            bar.update()
+    return puzzles
+
+
+def _hardest(args: argparse.Namespace, first: int) -> list[Puzzle]:
+    """`--hard`: the `--count` hardest of `--candidates` puzzles from seeds `first`, `first`+1, ..."""
+    candidates = args.candidates if args.candidates is not None else 4 * args.count
+    if candidates < args.count:
+        raise QueensError(f"--candidates {candidates}: need at least --count ({args.count}) to choose from")
+    seeds = range(first, first + candidates)
+    with time_limit(args.timeout or None, "generating", progress=False) as work, \
+            tqdm(total=candidates, desc="generating candidates", unit="puzzle", file=sys.stderr) as bar, \
+            work.step(f"generating {candidates} candidates to keep the {args.count} hardest"):
+        return generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule,
+                             progress=lambda _: bar.update())

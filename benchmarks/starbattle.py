@@ -1,0 +1,325 @@
+"""Star Battle benchmark: our solver against CP-SAT (OR-Tools) and a SAT solver (CaDiCaL via
+python-sat), each asked to find the answer and prove it unique, on the shared sets and ours.
+
+Run from the project root (the baselines need the optional extra: ``pip install -e '.[bench]'``)::
+
+    .venv/bin/python benchmarks/starbattle.py                # every set, baselines on a sample
+    .venv/bin/python benchmarks/starbattle.py --ablate       # also: each rule left out in turn
+    .venv/bin/python benchmarks/starbattle.py --trials       # also: the trial rule in the search
+
+Times are CPU seconds (`time.process_time`; CP-SAT runs with one worker), since the machine is
+shared. Every variant of our solver and every baseline runs in this one process, puzzle after
+puzzle, so their ratios are measured under the same load. "before" is the solver of git commit
+0fe93c5 (before issue 12), loaded beside today's (`--before REF`).
+Not a test: nothing here is imported by the product or by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import solver.propagate as propagate
+from solver.formats import read_puzzles
+from solver.puzzle import Puzzle, is_solution
+from solver.search import search
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+LINKEDIN = [SHARED / "levels" / "linkedin-official.txt", SHARED / "levels" / "linkedin-bonus.txt"]
+STAR_SETS = sorted(
+    (SHARED / "starbattle").glob("*.txt"), key=lambda p: [int(x) for x in p.stem.split("-")[:2]]
+)
+OUR_SETS = [ROOT / "games" / "stars4-17-hard.txt"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One solver on one puzzle: CPU seconds, search nodes (0 for the baselines), solutions
+    counted up to two, and whether the first one checks out."""
+
+    seconds: float
+    nodes: int
+    count: int
+    correct: bool
+
+
+Solver = Callable[[Puzzle], Run]
+
+
+# --- our solver and its variants ----------------------------------------------------------------
+
+
+def ours(puzzle: Puzzle) -> Run:
+    start = time.process_time()
+    result = search(puzzle, limit=2)
+    seconds = time.process_time() - start
+    correct = result.solution is not None and is_solution(puzzle, result.solution)
+    return Run(seconds, result.nodes, result.count, correct)
+
+
+@contextmanager
+def rules_without(left_out: str) -> Iterator[None]:
+    """Our solver with one k>1 deduction rule left out."""
+    many, with_trial = propagate.RULES_MANY, propagate.RULES_WITH_TRIAL
+    propagate.RULES_MANY = tuple(r for r in many if r.__name__ != left_out)
+    propagate.RULES_WITH_TRIAL = tuple(r for r in with_trial if r.__name__ != left_out)
+    try:
+        yield
+    finally:
+        propagate.RULES_MANY, propagate.RULES_WITH_TRIAL = many, with_trial
+
+
+def ours_without(rule: str) -> Solver:
+    def run(puzzle: Puzzle) -> Run:
+        with rules_without(rule):
+            return ours(puzzle)
+
+    return run
+
+
+def ours_with_trials(depth: int) -> Solver:
+    """Our solver running the `trial` rule at nodes down to `depth` (the search runs none)."""
+    search_module = sys.modules["solver.search"]
+
+    def run(puzzle: Puzzle) -> Run:
+        saved = search_module.TRIAL_DEPTH
+        search_module.TRIAL_DEPTH = depth
+        try:
+            return ours(puzzle)
+        finally:
+            search_module.TRIAL_DEPTH = saved
+
+    return run
+
+
+BEFORE = "0fe93c5"  # the commit before issue 12: the solver "before" is measured at
+
+
+def solver_at(ref: str) -> Solver | None:
+    """Our solver as it was at git commit `ref`: its solver/propagate.py and solver/search.py,
+    loaded beside today's (the rest of solver/ they import is shared). None without git."""
+    try:
+        texts = {name: subprocess.run(["git", "show", f"{ref}:solver/{name}.py"], cwd=ROOT, check=True,
+                                      capture_output=True, text=True).stdout
+                 for name in ("propagate", "search")}
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    old_propagate = _load(f"before_{ref}_propagate", texts["propagate"])
+    own = f"from {old_propagate.__name__} import"
+    search_text = texts["search"].replace("from solver.propagate import", own)
+    old_search = _load(f"before_{ref}_search", search_text)
+
+    def run(puzzle: Puzzle) -> Run:
+        start = time.process_time()
+        result = old_search.search(puzzle, limit=2)
+        seconds = time.process_time() - start
+        correct = result.solution is not None and is_solution(puzzle, result.solution)
+        return Run(seconds, result.nodes, result.count, correct)
+
+    return run
+
+
+def _load(name: str, text: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    sys.modules[name] = module  # dataclasses look their module up while the class is made
+    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+# --- the baselines ------------------------------------------------------------------------------
+
+
+def _blocks(n: int) -> Iterator[list[int]]:
+    """Every 2x2 square as cell indices: two stars touch exactly when they share one."""
+    for r in range(n - 1):
+        for c in range(n - 1):
+            i = r * n + c
+            yield [i, i + 1, i + n, i + n + 1]
+
+
+def _units(puzzle: Puzzle) -> list[list[int]]:
+    n = puzzle.n
+    out = []
+    for mask in puzzle.units:
+        out.append([i for i in range(n * n) if mask >> i & 1])
+    return out
+
+
+def cp_sat(puzzle: Puzzle) -> Run:
+    """CP-SAT: a Boolean per cell, each unit sums to k, each 2x2 square to at most 1; solve, then
+    forbid the answer and solve again (INFEASIBLE proves it unique)."""
+    from ortools.sat.python import cp_model
+
+    n, k = puzzle.n, puzzle.k
+    start = time.process_time()
+    model = cp_model.CpModel()
+    x = [model.NewBoolVar(f"x{i}") for i in range(n * n)]
+    for unit in _units(puzzle):
+        model.Add(sum(x[i] for i in unit) == k)
+    for block in _blocks(n):
+        model.AddAtMostOne(x[i] for i in block)
+    for r, c in puzzle.given:
+        model.Add(x[r * n + c] == 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    count, first = 0, None
+    while count < 2 and solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        stars = [i for i in range(n * n) if solver.Value(x[i])]
+        first = first or stars
+        count += 1
+        model.AddBoolOr(x[i].Not() for i in stars)
+    seconds = time.process_time() - start
+    return Run(seconds, 0, count, first is not None and is_solution(puzzle, [divmod(i, n) for i in first]))
+
+
+def sat(puzzle: Puzzle) -> Run:
+    """CaDiCaL 1.9.5 on a CNF: exactly-k per unit (totalizer), at most one per 2x2 square
+    (pairwise); solve, add the clause forbidding the answer, solve again."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+    from pysat.solvers import Solver as SatSolver
+
+    n, k = puzzle.n, puzzle.k
+    start = time.process_time()
+    pool = IDPool(start_from=n * n + 1)
+    cnf = CNF()
+    for unit in _units(puzzle):
+        cnf.extend(CardEnc.equals([i + 1 for i in unit], bound=k, vpool=pool, encoding=EncType.totalizer))
+    for block in _blocks(n):
+        cnf.extend([[-(a + 1), -(b + 1)] for j, a in enumerate(block) for b in block[j + 1:]])
+    for r, c in puzzle.given:
+        cnf.append([r * n + c + 1])
+    count, first = 0, None
+    with SatSolver(name="cadical195", bootstrap_with=cnf.clauses) as oracle:
+        while count < 2 and oracle.solve():
+            model = oracle.get_model()
+            stars = [v - 1 for v in model[: n * n] if v > 0]
+            first = first or stars
+            count += 1
+            oracle.add_clause([-(i + 1) for i in stars])
+    seconds = time.process_time() - start
+    return Run(seconds, 0, count, first is not None and is_solution(puzzle, [divmod(i, n) for i in first]))
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    solver: str
+    puzzles: int
+    unique: int  # solved correctly and proven unique
+    mean: float
+    median: float
+    worst: float
+    nodes_mean: float
+    nodes_max: int
+
+
+def summarize(name: str, runs: Sequence[Run]) -> Summary:
+    ms = [r.seconds * 1000 for r in runs]
+    nodes = [r.nodes for r in runs]
+    return Summary(
+        name, len(runs), sum(r.correct and r.count == 1 for r in runs),
+        statistics.fmean(ms), statistics.median(ms), max(ms), statistics.fmean(nodes), max(nodes),
+    )
+
+
+def measure(
+    puzzles: Sequence[Puzzle], solvers: dict[str, Solver], sample: dict[str, int]
+) -> dict[str, Summary]:
+    """Each solver on each puzzle, the solvers interleaved puzzle by puzzle (so a burst of load on
+    the machine hits them alike); `sample[name]` caps how many puzzles that solver gets. Rows keep
+    the order of `solvers`."""
+    runs: dict[str, list[Run]] = {name: [] for name in solvers}
+    names = list(solvers)
+    gc.freeze()  # the puzzles and caches so far: out of the collections below, which stay cheap
+    for i, puzzle in enumerate(puzzles):
+        turn = i % len(names)  # who goes first changes from puzzle to puzzle: no order bias
+        for name in names[turn:] + names[:turn]:
+            if i < sample.get(name, len(puzzles)):
+                gc.collect()  # nobody pays for the garbage another solver left behind
+                runs[name].append(solvers[name](puzzle))
+    return {name: summarize(name, r) for name, r in runs.items() if r}
+
+
+def table(label: str, summaries: dict[str, Summary]) -> str:
+    """One set's rows; `x ours` is a row's mean and max over ours on the same puzzles."""
+    lines = [f"\n{label}",
+             f"  {'solver':<28} {'puzzles':>7} {'unique':>7} {'mean ms':>9} {'median':>9} {'max ms':>9} "
+             f"{'nodes':>7} {'max':>6} {'mean x ours':>12} {'max x ours':>11}"]
+    ours_by_count = {
+        s.puzzles: s for name, s in summaries.items() if name == "ours" or name.startswith("ours (first")
+    }
+    for s in summaries.values():
+        mean_ratio = max_ratio = ""
+        base = ours_by_count.get(s.puzzles)
+        if base is not None and base is not s:
+            mean_ratio, max_ratio = f"{s.mean / base.mean:.2f}", f"{s.worst / base.worst:.2f}"
+        lines.append(
+            f"  {s.solver:<28} {s.puzzles:>7} {s.unique:>7} {s.mean:>9.2f} {s.median:>9.2f} {s.worst:>9.1f} "
+            f"{s.nodes_mean:>7.1f} {s.nodes_max:>6} {mean_ratio:>12} {max_ratio:>11}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max", type=int, default=0, help="at most this many puzzles per set (0: all)")
+    parser.add_argument("--sample", type=int, default=200,
+                        help="CP-SAT, SAT and the --ablate variants on at most this many puzzles a set")
+    parser.add_argument("--no-baselines", action="store_true", help="only our solver")
+    parser.add_argument("--ablate", action="store_true", help="also run ours with each k>1 rule left out")
+    parser.add_argument("--sets", nargs="*", type=Path,
+                        help="puzzle files (default: the shared sets, games/, LinkedIn)")
+    parser.add_argument("--linkedin", action="store_true", help="the LinkedIn levels too, with --sets")
+    parser.add_argument("--trials", action="store_true",
+                        help="also run ours with the trial rule in the search (root; every node)")
+    parser.add_argument("--before", default=BEFORE, metavar="REF",
+                        help=f"git commit whose solver to measure as 'before' (default {BEFORE}; '': none)")
+    args = parser.parse_args(argv)
+    old = solver_at(args.before) if args.before else None
+    before = {f"before ({args.before})": old} if old else {}
+    files = args.sets or [*STAR_SETS, *[p for p in OUR_SETS if p.exists()]]
+    for path in files:
+        puzzles = read_puzzles(str(path))
+        if args.max:
+            puzzles = puzzles[: args.max]
+        solvers = {"ours": ours, **before}
+        if args.trials and puzzles[0].k > 1:
+            solvers["ours, trials at the root"] = ours_with_trials(0)
+            solvers["ours, trials at every node"] = ours_with_trials(1 << 20)
+        if not args.no_baselines:
+            solvers |= {"CP-SAT (1 worker)": cp_sat, "SAT (CaDiCaL 1.9.5)": sat}
+        if args.ablate and puzzles[0].k > 1:
+            solvers |= {f"without {rule}": ours_without(rule) for rule in ABLATED}
+        sample = {name: args.sample for name in solvers if name.startswith(("CP-SAT", "SAT", "without"))}
+        if sample and args.sample < len(puzzles):
+            solvers[f"ours (first {args.sample})"] = ours
+            sample[f"ours (first {args.sample})"] = args.sample
+        summaries = measure(puzzles, solvers, sample)
+        print(table(f"{path.name} (n={puzzles[0].n}, k={puzzles[0].k})", summaries), flush=True)
+    if args.linkedin or not args.sets:
+        linkedin = [p for f in LINKEDIN for p in read_puzzles(str(f))]
+        if args.max:
+            linkedin = linkedin[: args.max]
+        summaries = measure(linkedin, {"ours": ours, **before}, {})
+        label = "LinkedIn levels (official + bonus; k=1, where trial does not run)"
+        print(table(label, summaries), flush=True)
+    return 0
+
+
+ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine")
+
+if __name__ == "__main__":
+    sys.exit(main())
