@@ -56,7 +56,7 @@ def generate_graded(
         candidate = generate_puzzle(n, k, rng=seed + tries - 1, rule=rule)
         graded = grade(candidate)
         if graded.tier in difficulty.tiers:
-            meta = {**candidate.meta, "difficulty": difficulty.value, "grade": graded.tier.title}
+            meta = {**candidate.meta, "difficulty": difficulty.value, "grade": graded.tier.short}
             return GradedPuzzle(replace(candidate, meta=meta), graded, tries)
     raise QueensError(
         f"no {difficulty.value} {n}x{n} puzzle among {max_tries} seeds from {seed}; "

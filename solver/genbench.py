@@ -30,6 +30,7 @@ class GeneratorRun:
     seconds: tuple[float, ...]
     baseline: tuple[float, ...] | None
     problems: tuple[str, ...] = ()
+    difficulty: str = ""  # with `bench --generate --difficulty`: the grade asked for
 
     @property
     def median(self) -> float:
@@ -79,6 +80,30 @@ def bench_generator(
                         tuple(problems))
 
 
+DIFFICULTY_SEED_STEP = 1000  # seed s starts its search for the grade at s * 1000: no overlap
+
+
+def bench_difficulty(
+    n: int, k: int, seeds: Sequence[int], difficulty: str, *, progress: Callable[[str], None] = lambda _: None
+) -> GeneratorRun:
+    """CPU seconds to make a puzzle of `difficulty` (generate and grade from seed s * 1000 on,
+    until one matches), per seed; the baseline is one plain puzzle from the same seed."""
+    from solver.difficulty import Difficulty, generate_graded
+
+    wanted = Difficulty(difficulty)
+    seconds, base, problems = [], [], []
+    for seed in seeds:
+        start = time.process_time()
+        graded = generate_graded(n, wanted, k=k, seed=seed * DIFFICULTY_SEED_STEP)
+        seconds.append(time.process_time() - start)
+        if problem := problem_with(graded.puzzle):
+            problems.append(problem)
+        spent, _ = time_generation(n, k, seed * DIFFICULTY_SEED_STEP, BUDGETS)
+        base.append(spent)
+        progress(f"{n}x{n} {difficulty} seed {seed}: {seconds[-1]:.2f} s ({graded.tries} made)")
+    return GeneratorRun(n, k, tuple(seeds), tuple(seconds), tuple(base), tuple(problems), difficulty)
+
+
 def _time_seeds(
     n: int, k: int, seeds: Sequence[int], budgets: Budgets, label: str, progress: Callable[[str], None]
 ) -> tuple[list[float], list[str]]:
@@ -94,7 +119,7 @@ def _time_seeds(
 
 
 HEADER = (
-    f"{'board':<12} {'seeds':>5} {'median s':>9} {'mean':>7} {'max':>7} {'baseline median':>16} {'ratio':>6}"
+    f"{'board':<18} {'seeds':>5} {'median s':>9} {'mean':>7} {'max':>7} {'baseline median':>16} {'ratio':>6}"
 )
 
 
@@ -104,8 +129,9 @@ def format_runs(runs: Sequence[GeneratorRun]) -> str:
     for run in runs:
         base = f"{statistics.median(run.baseline):16.2f}" if run.baseline else f"{'-':>16}"
         ratio = f"{run.speedup:5.1f}x" if run.speedup else f"{'-':>6}"
+        board = f"{run.n}x{run.n} k={run.k}" + (f" {run.difficulty}" if run.difficulty else "")
         lines.append(
-            f"{f'{run.n}x{run.n} k={run.k}':<12} {len(run.seeds):>5} {run.median:9.2f} "
+            f"{board:<18} {len(run.seeds):>5} {run.median:9.2f} "
             f"{statistics.fmean(run.seconds):7.2f} {max(run.seconds):7.2f} {base} {ratio}"
         )
     problems = [p for run in runs for p in run.problems]
@@ -113,8 +139,12 @@ def format_runs(runs: Sequence[GeneratorRun]) -> str:
         lines.append(f"\nFAILED: {len(problems)} puzzle(s)")
         lines += [f"  {p}" for p in problems]
     else:
-        lines.append(f"all {sum(len(r.seeds) * (2 if r.baseline else 1) for r in runs)} puzzles unique")
-    lines.append("baseline: the same seeds with the checks answered by the small search alone")
+        checked = sum(len(r.seeds) * (2 if r.baseline and not r.difficulty else 1) for r in runs)
+        lines.append(f"all {checked} puzzles unique")
+    if any(run.difficulty for run in runs):
+        lines.append("baseline: one puzzle of any grade from the same seed (the cost of choosing by grade)")
+    else:
+        lines.append("baseline: the same seeds with the checks answered by the small search alone")
     return "\n".join(lines)
 
 
@@ -125,7 +155,7 @@ def runs_json(runs: Sequence[GeneratorRun]) -> dict[str, object]:
             {
                 "n": r.n, "k": r.k, "seeds": list(r.seeds), "seconds": list(r.seconds),
                 "median": r.median, "baseline": list(r.baseline) if r.baseline else None,
-                "speedup": r.speedup, "problems": list(r.problems),
+                "speedup": r.speedup, "problems": list(r.problems), "difficulty": r.difficulty or None,
             }
             for r in runs
         ]

@@ -51,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seeds", type=int, default=5, metavar="N", help="with --generate: seeds 1..N per size (default 5)"
     )
     parser.add_argument(
+        "--difficulty", choices=("easy", "medium", "hard"), default=None,
+        help="with --generate: time making puzzles of this grade (generate --difficulty)",
+    )
+    parser.add_argument(
         "--timeout", type=float, default=0.0, metavar="SECONDS",
         help="give up after SECONDS in all (default 0: no limit; a benchmark takes as long as it takes)",
     )
@@ -95,7 +99,7 @@ def run_files(args: argparse.Namespace) -> int:
 
 def run_generator(args: argparse.Namespace) -> int:
     """`bench --generate`: the generator's table (see solver.genbench)."""
-    from solver.genbench import bench_generator, format_runs, runs_json
+    from solver.genbench import bench_difficulty, bench_generator, format_runs, runs_json
     from solver.generate import check_size
 
     if args.files:
@@ -106,8 +110,12 @@ def run_generator(args: argparse.Namespace) -> int:
         check_size(n, args.stars)
     report = (lambda _: None) if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
     seeds = range(1, args.seeds + 1)
-    runs = [bench_generator(n, args.stars, seeds, baseline=not args.no_baseline, progress=report)
-            for n in args.generate]
+    if args.difficulty:
+        runs = [bench_difficulty(n, args.stars, seeds, args.difficulty, progress=report)
+                for n in args.generate]
+    else:
+        runs = [bench_generator(n, args.stars, seeds, baseline=not args.no_baseline, progress=report)
+                for n in args.generate]
     print(json.dumps(runs_json(runs)) if args.json else format_runs(runs))
     return 1 if any(run.problems for run in runs) else 0
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from autosolve.cli import check_output_file, time_limit
+from solver.difficulty import Difficulty, generate_graded
 from solver.errors import QueensError
 from solver.formats import format_puzzles
 from solver.generate import MAX_SIZE, check_size, generate_hard, generate_many, puzzle_name
@@ -51,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "take the solver the most search nodes")
     parser.add_argument("--candidates", type=int, default=None, metavar="M",
                         help="with --hard: how many puzzles to make and choose from (default 4 x --count)")
+    parser.add_argument("--difficulty", choices=[d.value for d in Difficulty], default=None,
+                        help="keep only puzzles of this grade (easy: singles and one unit confined; "
+                        "medium: several units confined together, or k>1 block rules; hard: needs a "
+                        "trial or a guess): seeds from S on are made and graded until --count match; "
+                        "each keeps its own seed in its name and its grade in its header")
     parser.set_defaults(func=run)
 
 
@@ -61,7 +67,12 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_file(args.out, "--out")
     first = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    puzzles = _hardest(args, first) if args.hard else _each_seed(args, first)
+    if args.hard and args.difficulty:
+        raise QueensError("--hard and --difficulty choose puzzles in two different ways: use one")
+    if args.difficulty:
+        puzzles = _of_difficulty(args, first)
+    else:
+        puzzles = _hardest(args, first) if args.hard else _each_seed(args, first)
     text = format_puzzles(puzzles)
     if args.out is None:
         sys.stdout.write(text)
@@ -100,3 +111,20 @@ def _hardest(args: argparse.Namespace, first: int) -> list[Puzzle]:
             work.step(f"generating {candidates} candidates to keep the {args.count} hardest"):
         return generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule,
                              progress=lambda _: bar.update())
+
+
+def _of_difficulty(args: argparse.Namespace, first: int) -> list[Puzzle]:
+    """`--difficulty`: the first `--count` puzzles of that grade among seeds `first`, `first`+1, ..."""
+    difficulty = Difficulty(args.difficulty)
+    puzzles: list[Puzzle] = []
+    seed = first
+    with time_limit(args.timeout or None, "generating", progress=args.count == 1) as work, \
+            tqdm(total=args.count, desc=f"generating {difficulty.value}", unit="puzzle", file=sys.stderr,
+                 disable=args.count == 1) as bar:
+        while len(puzzles) < args.count:
+            with work.step(f"looking for a {difficulty.value} puzzle from seed {seed}"):
+                graded = generate_graded(args.size, difficulty, k=args.stars, seed=seed, rule=args.rule)
+            puzzles.append(graded.puzzle)
+            seed += graded.tries
+            bar.update()
+    return puzzles
