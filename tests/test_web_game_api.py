@@ -445,7 +445,7 @@ def test_the_web_command_refuses_bad_options_in_one_line(args, message, capsys):
 
 
 def test_the_web_command_serves_the_game_and_prints_its_url():
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "autosolve", "play", "queens", "--web", "--no-open", "--size", "6",
          "--mode", "easy", "--seed", "3", "--p1", "greedy", "--p2", "human"],
@@ -460,7 +460,12 @@ def test_the_web_command_serves_the_game_and_prints_its_url():
             assert b"Queens Game" in response.read()
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=10)
+        try:
+            out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)  # faulthandler prints where every thread hangs
+            out, err = process.communicate(timeout=10)
+            raise AssertionError(f"Ctrl-C did not stop the server within 30 s:\n{err}") from None
     assert process.returncode == 0 and "stopped" in out and "Traceback" not in err
 
 
