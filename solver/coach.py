@@ -311,23 +311,6 @@ def ladder(board: Board) -> tuple[Rule, ...]:
     return (*first, *rest)
 
 
-def settle(
-    board: Board, cand: int, queens: int, rules: Sequence[Rule], log: list[Step] | None = None
-) -> State | None:
-    """Run `rules` until none changes anything; None on a contradiction (propagate's loop)."""
-    i = 0
-    while i < len(rules):
-        state = rules[i](board, cand, queens, log)
-        if state is None:
-            return None
-        if state[0] != cand:
-            cand, queens = state
-            i = 0
-        else:
-            i += 1
-    return cand, queens
-
-
 # --- the coach ---------------------------------------------------------------------------------
 
 
@@ -413,7 +396,7 @@ class Coach:
         if state is None:
             return [], "the rules are broken at once"
         log: list[Step] = []
-        if settle(self.board, state[0], state[1], base_rules(self.board), log) is not None:
+        if propagate.fixed_point(self.board, state[0], state[1], base_rules(self.board), log) is not None:
             return [], None
         chain = [step.text for step in log if step.kind != "contradiction"]
         last = next((s.text for s in reversed(log) if s.kind == "contradiction"), "contradiction: no way on")
@@ -494,7 +477,7 @@ class Coach:
             failing = []
             for low in group:
                 state = place(board, cand, queens, low)
-                if state is None or settle(board, state[0], state[1], rules) is None:
+                if state is None or propagate.fixed_point(board, state[0], state[1], rules) is None:
                     failing.append(low)
             if failing:
                 return self._trial_hint(cand, queens, failing)

@@ -1015,7 +1015,7 @@ def _trial_unit(
         live ^= low
         if low not in probes:
             state = place(board, cand, queens, low)
-            probes[low] = state and _fixed_point(board, state[0], state[1], RULES_MANY)
+            probes[low] = state and fixed_point(board, state[0], state[1], RULES_MANY)
         state = probes[low]
         if state is None:
             failed |= low
@@ -1084,13 +1084,14 @@ def propagate(
     After any rule makes progress the cheap ones run again before the dearer ones. With `trials`
     (k>1 only) the bounded `trial` runs last, when the others have stalled."""
     rules = RULES if board.k == 1 else RULES_WITH_TRIAL if trials else RULES_MANY
-    return _fixed_point(board, cand, queens, rules, log)
+    return fixed_point(board, cand, queens, rules, log)
 
 
-def _fixed_point(
+def fixed_point(
     board: Board, cand: int, queens: int, rules: Sequence[Deduction], log: list[Step] | None = None
 ) -> State | None:
-    """Run `rules` until none changes anything (see `propagate`)."""
+    """Run `rules` until none changes anything; None on a contradiction. After a rule makes
+    progress the first rule runs again (unless it was the one: it settles to its own fixed point)."""
     i = 0
     while i < len(rules):
         state = rules[i](board, cand, queens, log)
