@@ -585,9 +585,10 @@ class Unit:
 
 @dataclass(frozen=True)
 class Areas:
-    """Light areas with no hole as large as half a cell: per area its outline, its bounding box
-    (x, y, w, h) and the smaller side of its largest hole (0 for none): a mark makes a small
-    hole, a board inside a card a large one. Rectangles are kept apart (the strips)."""
+    """Light areas: per area its outline, its bounding box (x, y, w, h), the smaller side of its
+    largest hole (0 for none: a mark makes a small hole, a board inside a card a large one, and
+    `split_merged` leaves areas with large holes whole) and whether it is a filled rectangle
+    (where `units_of_strips` looks for strips)."""
 
     outlines: list[np.ndarray]
     boxes: np.ndarray  # int (K, 4)
