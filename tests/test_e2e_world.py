@@ -71,34 +71,32 @@ def assert_solved_by_the_tool(done: subprocess.CompletedProcess[str], state, puz
     assert any(line in SOLVED_MESSAGES for line in done.stdout.splitlines()), done.stdout
 
 
+def run_on_page(browser, display: str, puzzle: Puzzle, *, move: bool = False,  # noqa: ANN001
+                **page_options: object) -> subprocess.CompletedProcess[str]:
+    """Show `puzzle` on the practice page in `browser` (its window dragged to an offset first
+    with `move`), run the tool from a focused terminal, and assert it solved the board."""
+    with practice_page(browser, puzzle, **page_options) as server:
+        if move:
+            place_window(display, puzzle.n)
+        with terminal_focused(display):
+            done = run_tool(display=display)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    print(done.stdout)
+    assert_solved_by_the_tool(done, state, puzzle)
+    return done
+
+
 # --- openbox ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("n", [9, 11])
 def test_chromium_under_openbox_decorated_and_moved_is_solved(n, openbox_chromium, openbox_xvfb):  # noqa: F811
-    puzzle = puzzle_of(n, 1)
-    display = openbox_xvfb.display
-    with practice_page(openbox_chromium, puzzle) as server:
-        place_window(display, n)
-        with terminal_focused(display):
-            done = run_tool(display=display)
-        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
-    print(done.stdout)
-    assert_solved_by_the_tool(done, state, puzzle)
+    done = run_on_page(openbox_chromium, openbox_xvfb.display, puzzle_of(n, 1), move=True)
     assert "Chromium" in done.stdout.splitlines()[0]  # "read a 9x9 board from the window '...'"
 
 
 def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):  # noqa: F811
-    n = 10
-    puzzle = puzzle_of(n, 2)
-    display = openbox_xvfb.display
-    with practice_page(openbox_firefox, puzzle) as server:
-        place_window(display, n)
-        with terminal_focused(display):
-            done = run_tool(display=display)
-        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
-    print(done.stdout)
-    assert_solved_by_the_tool(done, state, puzzle)
+    done = run_on_page(openbox_firefox, openbox_xvfb.display, puzzle_of(10, 2), move=True)
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]  # read from the Firefox window
 
 
@@ -106,15 +104,7 @@ def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):  # noqa
 def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbox_firefox, openbox_xvfb):  # noqa: F811
     """Firefox draws a 1 px line at 50% or 67% zoom by where it falls on the pixel grid, and drops
     many: at 50% every vertical cell line. The merged cells are split again by the lattice."""
-    n = 9
-    puzzle = puzzle_of(n, 3)
-    display = openbox_xvfb.display
-    with practice_page(openbox_firefox, puzzle, zoom=zoom) as server:
-        with terminal_focused(display):
-            done = run_tool(display=display)
-        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
-    print(done.stdout)
-    assert_solved_by_the_tool(done, state, puzzle)
+    done = run_on_page(openbox_firefox, openbox_xvfb.display, puzzle_of(9, 3), zoom=zoom)
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]
 
 

@@ -11,6 +11,7 @@ import pytest
 from conftest import GAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_solver import assert_two_star_count_matches_the_baseline
 
 from solver import explain, search
 from solver.baseline import count_solutions as baseline_count
@@ -111,19 +112,7 @@ def test_explain_keeps_the_older_step_kinds():
 def test_trials_at_every_node_count_what_brute_force_counts(seed, swaps, monkeypatch_depth):
     # Rows as regions have many two-star answers, so the union and intersection of the trials
     # are checked where several answers survive; swapping cells keeps some of them.
-    rng = random.Random(seed)
-    n = 8
-    grid = [[r] * n for r in range(n)]
-    for _ in range(swaps):
-        (r1, c1), (r2, c2) = rng.sample([(r, c) for r in range(n) for c in range(n)], 2)
-        grid[r1][c1], grid[r2][c2] = grid[r2][c2], grid[r1][c1]
-    puzzle = Puzzle.from_region_grid(grid, k=2)
-    if min(m.bit_count() for m in puzzle.region_masks) < 2:
-        return
-    result = search(puzzle, limit=3)
-    assert result.count == baseline_count(puzzle, 3)[0]
-    if result.solution is not None:
-        assert is_solution(puzzle, result.solution)
+    assert_two_star_count_matches_the_baseline(seed, swaps)
 
 
 @settings(max_examples=15, deadline=None)
