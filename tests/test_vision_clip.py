@@ -136,6 +136,41 @@ def test_a_nine_by_nine_missing_its_last_row_and_column_is_no_eight_by_eight(vis
     assert "bottom" in str(refusal.value) and "cut off" in str(refusal.value)
 
 
+WINDOW_BORDERS = ((214, 214, 214), (60, 60, 60), (255, 255, 255))
+
+
+@pytest.mark.parametrize("side", ("right", "bottom"))
+@pytest.mark.parametrize("colour", WINDOW_BORDERS)
+def test_a_board_cut_by_a_window_border_is_refused_as_cut_off_or_read_exactly(side, colour):
+    """The frame and part of the last cells cut off, then a few pixels of window border before
+    the image ends (openbox's bottom grip under a 150% page): the refusal names the cut edge, so
+    --scroll can act on it; never the generic "no board", never a smaller board."""
+    n, cell = 9, 72
+    image, regions, states = board(n, cell, seed=5)
+    spans = cell_spans(n, cell)
+    partition = Puzzle.from_region_grid(regions).regions
+    failures = []
+    for hidden in (0.1, 0.3, 0.5, 0.8, 0.9):
+        for border in (1, 3, 5):
+            clipped = clip_image(image, spans, spans, (side,), hidden)
+            strip_shape = (border, clipped.shape[1], 3) if side == "bottom" else (clipped.shape[0], border, 3)
+            strip = np.full(strip_shape, colour, np.uint8)
+            joined = np.ascontiguousarray(np.concatenate([clipped, strip], axis=0 if side == "bottom" else 1))
+            try:
+                reading = read_board(joined)
+            except BoardCutOff as refusal:
+                if side not in refusal.edges:
+                    failures.append(f"{hidden} hidden, {border} px: cut at {refusal.edges}")
+                continue
+            except BoardNotFound as refusal:
+                failures.append(f"{hidden} hidden, {border} px: {refusal}")
+                continue
+            exact = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
+            if not exact or hidden > 0.3:  # most of a row gone and read all the same: wrong
+                failures.append(f"{hidden} hidden, {border} px: read a {reading.n}x{reading.n} board")
+    assert not failures, failures
+
+
 def test_the_refusal_says_which_edge_and_how_far_to_scroll():
     image, _, _ = board(10, 40, seed=4)
     spans = cell_spans(10, 40)

@@ -14,72 +14,21 @@ of N x N cells, *pitch* the distance between neighbouring cell centres in pixels
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 import cv2
 import numpy as np
 
-from capture.geometry import Rect
-from vision.reading import BoardCutOff, BoardNotFound, TwoBoards
+from vision.frame import check_frame, cut_off, cut_sides, short_sides
+from vision.lattice import Blobs, Lattice
+from vision.reading import BoardNotFound, TwoBoards
 from vision.shades import Shades
+from vision.stats import list_median
 from vision.stats import median as array_median
 
 # Larger images are searched at reduced size; the board is then re-read from a full-size crop.
 SEARCH_SIDE = 2000
 MIN_CELL = 6  # px at search scale: smaller blobs are text counters and icons, not cells
 MIN_N, MAX_N = 4, 30
-
-
-@dataclass(frozen=True)
-class Blobs:
-    """Candidate cells: bounding boxes (x0, y0, x1, y1 exclusive) and centres, one row each."""
-
-    boxes: np.ndarray  # int (K, 4)
-    centres: np.ndarray  # float (K, 2)
-
-    @property
-    def sizes(self) -> np.ndarray:
-        return (self.boxes[:, 2:] - self.boxes[:, :2]).mean(axis=1)
-
-
-@dataclass(frozen=True)
-class Lattice:
-    """The board's grid: per column the light span [left, right), per row [top, bottom)."""
-
-    n: int
-    left: np.ndarray
-    right: np.ndarray
-    top: np.ndarray
-    bottom: np.ndarray
-    found: float  # share of the N*N cells seen as clean blobs
-
-    @property
-    def xs(self) -> np.ndarray:
-        return (self.left + self.right) / 2
-
-    @property
-    def ys(self) -> np.ndarray:
-        return (self.top + self.bottom) / 2
-
-    @property
-    def pitch(self) -> float:
-        if self.n < 2:
-            return float(self.right[0] - self.left[0])
-        return float((self.xs[-1] - self.xs[0] + self.ys[-1] - self.ys[0]) / (2 * (self.n - 1)))
-
-    def box(self, shape: tuple[int, ...]) -> Rect:
-        """The board box in pixels: the cells plus half a line gap around them, inside the image."""
-        gap = max(1.0, self.pitch - float(array_median(self.right - self.left)))
-        x0 = max(0, int(round(self.left[0] - gap)))
-        y0 = max(0, int(round(self.top[0] - gap)))
-        x1 = min(shape[1], int(round(self.right[-1] + gap)))
-        y1 = min(shape[0], int(round(self.bottom[-1] + gap)))
-        return Rect(x0, y0, x1 - x0, y1 - y0)
-
-    def shifted(self, dx: float, dy: float) -> Lattice:
-        return Lattice(
-            self.n, self.left + dx, self.right + dx, self.top + dy, self.bottom + dy, self.found
-        )
 
 
 LOCAL_DARK = 14  # levels darker than the lightest pixel within two: a line, even a faint one
@@ -187,7 +136,7 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     starts = np.concatenate([[0], breaks + 1])
     ends = np.concatenate([breaks + 1, [len(v)]])
     values_list = v.tolist()
-    lines = np.array([median(values_list[s:e]) for s, e in zip(starts, ends)])
+    lines = np.array([list_median(values_list[s:e]) for s, e in zip(starts, ends)])
     if len(lines) < 2:
         raise BoardNotFound("no grid found: the light cells do not form rows and columns")
     steps = np.diff(lines)
@@ -199,13 +148,6 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     return index, pitch
 
 
-def median(values: list[float]) -> float:
-    """The median of a short list (numpy's costs more than the sort for a handful of values)."""
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per line, the median light span of its blobs; lines with no blob are interpolated."""
     lows: list[list[float]] = [[] for _ in range(n)]
@@ -213,8 +155,8 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
     for i, a, b in zip(index.tolist(), lo.tolist(), hi.tolist()):
         lows[i].append(a)
         highs[i].append(b)
-    left = np.array([median(v) if v else np.nan for v in lows])
-    right = np.array([median(v) if v else np.nan for v in highs])
+    left = np.array([list_median(v) if v else np.nan for v in lows])
+    right = np.array([list_median(v) if v else np.nan for v in highs])
     known = ~np.isnan(left)
     at = np.arange(n)
     left = np.interp(at, at[known], left[known]) if not known.all() else left
@@ -246,9 +188,9 @@ def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:
         top, bottom = _extend(mask, top, bottom, left, right, across=True)
     cols, rows = len(left), len(top)
     if cols != rows:
-        cut = _cut_sides(mask, Lattice(cols, left, right, top, bottom, 0.0))
+        cut = cut_sides(mask, Lattice(cols, left, right, top, bottom, 0.0))
         if cut:
-            raise _cut_off(_short_sides(cut, cols, rows, float(array_median(sizes))))
+            raise cut_off(short_sides(cut, cols, rows, float(array_median(sizes))))
         raise BoardNotFound(f"no whole board found: the grid shows {cols} columns but {rows} rows")
     n = cols
     if not MIN_N <= n <= MAX_N:
@@ -308,199 +250,6 @@ def _extend(
     if side < 0:
         return np.concatenate([[at], lo]), np.concatenate([[at + span], hi])
     return np.concatenate([lo, [at]]), np.concatenate([hi, [at + span]])
-
-
-def _cut_sides(mask: np.ndarray, grid: Lattice) -> list[str]:
-    """The sides of a (not square) grid that the image edge cuts."""
-    steps = np.concatenate([np.diff(grid.xs), np.diff(grid.ys)])
-    pitch = float(array_median(steps)) if len(steps) else float(grid.right[0] - grid.left[0])
-    cell = float(array_median(grid.right - grid.left))
-    cut = []
-    for view in _side_views(mask, grid):
-        try:
-            if _look_beyond(*view, pitch, cell).kind is Beyond.CUT:
-                cut.append(view[0])
-        except BoardNotFound:
-            continue  # no frame on that side, but no sign of the image edge cutting it either
-    return cut
-
-
-def _short_sides(cut: list[str], cols: int, rows: int, cell: float) -> list[Side]:
-    """The cut sides of a grid with fewer rows than columns (or the other way round): when one
-    edge alone cuts the short way, the missing rows (columns) all lie beyond it."""
-    short = ("top", "bottom") if rows < cols else ("left", "right")
-    cut_short = [side for side in cut if side in short]
-    missing = int(round(abs(cols - rows) * cell)) if len(cut_short) == 1 else 0
-    return [Side(side, Beyond.CUT, 0.0, missing if side in cut_short else 0) for side in cut]
-
-
-# --- the outer frame: a board is whole only when a frame line closes it on all four sides ------
-
-SIDES = ("left", "right", "top", "bottom")
-SCROLL = {"top": "scroll up", "bottom": "scroll down", "left": "scroll left", "right": "scroll right"}
-MIN_FRAME = 2  # px: an outer frame at the image edge is at least this thick (and 4% of the pitch)
-FRAME_SHARE = 0.8  # of the rows along a side that must show the frame: it runs the full length
-# A frame at the image edge (nothing beyond to tell it from a line inside a board) must be frame
-# thick along (almost) every row, and about as thick on all four sides.
-EDGE_FRAME_SHARE = 0.9
-LINE_LIKE = 0.15  # of the pitch: a line between cells is thinner than this
-FRAME_MAX = 0.3  # of the pitch: a frame is thinner; a longer dark run beyond the cells is dark page
-EDGE_FRAME_SPREAD = 0.25  # of the thickest side, and at least 1.5 px
-
-
-class Beyond(Enum):
-    """What lies beyond one side of a board's lattice."""
-
-    PAGE = "page"  # the frame, then page background
-    EDGE = "edge"  # the frame, then the image edge: a tight crop
-    CUT = "cut"  # the image edge cuts the board
-
-
-@dataclass(frozen=True)
-class Side:
-    """What lies beyond one side of the lattice (`name`: "left", "top"...); `missing_px`: at
-    least this much board lies beyond a cut side."""
-
-    name: str
-    kind: Beyond
-    frame_px: float
-    missing_px: int = 0
-
-
-SideView = tuple[str, np.ndarray, float, np.ndarray, np.ndarray]
-
-
-def _side_views(mask: np.ndarray, lattice: Lattice) -> list[SideView]:
-    """Per side: its name, the mask turned so that the side faces left (outward is towards
-    column 0), the outer cells' light edge in that view, and the cell centres and line gaps along
-    the side."""
-    h, w = mask.shape
-    ys, xs = lattice.ys, lattice.xs
-    # the middle pixel of each line between cells (a line's pixels are [end of one, start of next))
-    row_gaps = np.floor((lattice.bottom[:-1] + lattice.top[1:] - 1) / 2)
-    col_gaps = np.floor((lattice.right[:-1] + lattice.left[1:] - 1) / 2)
-    return [
-        ("left", mask, float(lattice.left[0]), ys, row_gaps),
-        ("right", mask[:, ::-1], float(w - lattice.right[-1]), ys, row_gaps),
-        ("top", mask.T, float(lattice.top[0]), xs, col_gaps),
-        ("bottom", mask.T[:, ::-1], float(h - lattice.bottom[-1]), xs, col_gaps),
-    ]
-
-
-def _look_beyond(
-    name: str, view: np.ndarray, edge: float, along: np.ndarray, gaps: np.ndarray, pitch: float, cell: float
-) -> Side:
-    """Classify one side (turned to face left in `view`): walk outward from inside each outer cell
-    across the frame line, and look at what follows it."""
-    if edge <= 1:  # the outer cells reach the image edge: no frame at all on this side
-        # beyond: the part of the outer cells the edge cuts (see _uncut) and at least a line
-        return Side(name, Beyond.CUT, 0.0, max(1, int(round(max(0.0, -edge) + pitch - cell))))
-    start = min(int(round(edge)) + 2, view.shape[1])  # two pixels inside the outer cells
-    reach = min(start, int(pitch) + 4)
-    rows = np.clip(np.rint(along).astype(int), 0, view.shape[0] - 1)
-    seg = view[rows, start - reach : start][:, ::-1] == 0  # outward; True where not light
-    at = np.arange(reach)
-    first = np.where(seg.any(axis=1), seg.argmax(axis=1), reach)  # where the frame begins
-    light_after = ~seg & (at[None, :] > first[:, None])
-    beyond = np.where(light_after.any(axis=1), light_after.argmax(axis=1), reach)
-    framed = first <= 4 + 0.03 * pitch
-    if np.count_nonzero(framed) < FRAME_SHARE * len(rows):
-        raise BoardNotFound(f"no whole board found: no outer frame line along its {name} side")
-    run = float(median((beyond - first)[framed].tolist()))
-    open_end = float(median(beyond[framed].tolist()))  # where the light beyond begins
-    min_frame = max(MIN_FRAME, 0.04 * pitch)
-    if run > FRAME_MAX * pitch:  # dark for longer than a frame: a dark page
-        return Side(name, Beyond.PAGE, run)
-    if open_end >= reach:  # the frame, then the image edge
-        if np.count_nonzero((beyond - first)[framed] >= min_frame) >= EDGE_FRAME_SHARE * len(rows):
-            return Side(name, Beyond.EDGE, run)
-        # only a thin cell line, then the image edge: a whole next cell is cut off
-        return Side(name, Beyond.CUT, run, int(round(cell)))
-    x = start - 1 - int(open_end)  # the first light pixel beyond the frame
-    light = _light_extent(view, x, rows, int(pitch))
-    # more cells beyond are light right after a line, or (a sliver the thick line of a region
-    # border covers) dark up to the image edge, along almost every row
-    line_like = LINE_LIKE * pitch + 1
-    soon = (beyond - first <= line_like) | ((beyond == reach) & (reach == start))
-    if (
-        run <= line_like
-        and np.count_nonzero(soon[framed]) >= FRAME_SHARE * len(rows)
-        and _grid_continues(view, x, gaps, min(int(0.25 * cell), light - 1))
-    ):
-        if light < 0.95 * cell:  # a sliver of the next cells, up to the image or window edge
-            return Side(name, Beyond.CUT, run, max(1, int(round(cell - light))))
-        raise BoardNotFound(
-            f"no whole board found: the grid goes on past its {name} side, where cells were not seen"
-        )
-    return Side(name, Beyond.PAGE, run)
-
-
-def _light_extent(view: np.ndarray, x: int, rows: np.ndarray, limit: int) -> int:
-    """How far (median over `rows`, at most `limit`) the light beyond the frame goes on outward
-    from column `x`: to the image edge, or to whatever ends it (a window's toolbar, page text)."""
-    seg = view[rows, max(0, x + 1 - limit) : x + 1][:, ::-1] == 0
-    ends = np.where(seg.any(axis=1), seg.argmax(axis=1), seg.shape[1])
-    return int(median(ends.tolist()))
-
-
-def _grid_continues(view: np.ndarray, x: int, gaps: np.ndarray, depth: int) -> bool:
-    """True when the lines between the outer cells go on beyond the frame, from column `x`
-    outward: the light there is more cells (of a board the image or window edge cuts), not page.
-    Looked at next to the frame and `depth` further (a quarter cell, or to the end of the light):
-    JPEG ringing can darken a pixel or two of page beside a line junction, not more."""
-    if len(gaps) == 0 or x < 0:
-        return False
-    near, far = max(x - 1, 0), max(x - max(depth, 1), 0)
-    lines = np.clip(gaps.astype(int), 0, view.shape[0] - 1)
-    dark = (view[lines, near] == 0) & (view[lines, far] == 0)
-    return bool(np.count_nonzero(dark) >= 0.5 * len(lines))
-
-
-def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
-    """The four sides of a located board; BoardCutOff when the image edge cuts the board or may
-    cut it, BoardNotFound when the outer frame does not close it.
-
-    Accepted: the frame with page beyond on all four sides, or the frame right at the image edge
-    on all four (a tight crop), equally thick on all four. A frame at the edge on some sides
-    with page beyond on others is how a board that runs past the image by whole cells looks when
-    the cut falls along a region border: refused."""
-    pitch = lattice.pitch
-    cell = float(array_median(lattice.right - lattice.left))
-    sides = [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
-    cut = [side for side in sides if side.kind is Beyond.CUT]
-    if cut:
-        raise _cut_off(cut)
-    at_edge = [side for side in sides if side.kind is Beyond.EDGE]
-    if at_edge and len(at_edge) < len(sides):
-        raise _cut_off(at_edge)
-    if at_edge:
-        widths = [side.frame_px for side in at_edge]
-        if max(widths) - min(widths) > max(1.5, EDGE_FRAME_SPREAD * max(widths)):
-            thinner = [side for side in at_edge if side.frame_px < max(widths) - 1.5]
-            raise _cut_off(thinner)  # a line inside the board, not its frame, at those edges
-    return sides
-
-
-def _cut_off(sides: list[Side]) -> BoardCutOff:
-    """The refusal for a board cut (or possibly cut) by the image edge at `sides`."""
-    names = [side.name for side in sides]
-    where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    known = [side.missing_px for side in sides if side.missing_px]
-    if known:
-        how_much = f" (at least {max(known)} px more)"
-        verb = "runs past"
-    else:
-        how_much = ""
-        verb = "touches (and may run past)"
-    edges = "edge" if len(names) == 1 else "edges"
-    opposite = {"left", "right"} <= set(names) or {"top", "bottom"} <= set(names)
-    fix = "zoom out" if opposite else " or ".join(SCROLL[name] for name in names)
-    return BoardCutOff(
-        f"the board is cut off: it {verb} the {where} {edges} of the image{how_much}; "
-        f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
-        edges=tuple(names),
-        missing_px={side.name: side.missing_px for side in sides},
-    )
 
 
 # An example board's cells are smaller than this share of the main board's (0.6 beside a 14x14).
@@ -649,7 +398,7 @@ def units_of_strips(areas: Areas) -> list[Unit]:
         size = float(array_median(np.minimum(strips[:, 2], strips[:, 3]).astype(float)))
         steps = _steps_between(strips, size)
         if steps:
-            units.append(Unit(size, float(median(steps))))
+            units.append(Unit(size, float(list_median(steps))))
     return units
 
 

@@ -42,7 +42,8 @@ import numpy as np
 
 from capture.geometry import Rect
 from capture.image_file import load_image
-from vision.locate import Lattice, locate
+from vision.lattice import Lattice
+from vision.locate import locate
 from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, margin_score
 from vision.regions import cell_colour_margin, read_regions
 from vision.sample import BoardSamples, sample_board

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.puzzle import Cell
-from vision.locate import Lattice
+from vision.lattice import Lattice
 from vision.reading import BoardReading, CellState
 from vision.sample import cell_points, to_lab
 from vision.states import read_states

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.locate import Lattice
+from vision.lattice import Lattice
 from vision.shades import STRIPE_MAX_GREEN_BLUE, STRIPE_MIN_RED, STRIPE_REDNESS, Shades
 from vision.stats import median, percentile
 

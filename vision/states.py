@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from solver.puzzle import cell_name
-from vision.locate import Lattice
+from vision.lattice import Lattice
 from vision.reading import CONFIDENT, CellState, Margin, margin_score
 from vision.sample import points_at
 from vision.shades import STRIPE_REDNESS

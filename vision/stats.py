@@ -33,3 +33,10 @@ def percentile(values: np.ndarray, q: float) -> float:
     below = int(np.floor(position))
     above = min(below + 1, ordered.size - 1)
     return float(ordered[below] + (position - below) * (ordered[above] - ordered[below]))
+
+
+def list_median(values: list[float]) -> float:
+    """The median of a short list (numpy's costs more than the sort for a handful of values)."""
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
