@@ -13,11 +13,8 @@ right, is showing its win screen: that is solved.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
 import numpy as np
 
@@ -25,10 +22,20 @@ from actuator.clicker import Pace, click_plan, load_pyautogui
 from actuator.errors import UnsafeToClick
 from actuator.plan import ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
+from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
+    STAGES,
+    Options,
+    Outcome,
+    Round,
+    RunResult,
+    Solved,
+    Source,
+    Stopwatch,
+)
 from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord, check_browser, load_image
 from capture.models import Pointer
 from solver.errors import QueensError
-from solver.puzzle import Cell, Puzzle, Solution, cell_name
+from solver.puzzle import Cell, Solution, cell_name
 from solver.search import search
 from vision import (
     BoardCutOff,
@@ -39,11 +46,9 @@ from vision import (
     TwoBoards,
     read_board,
 )
-from vision.locate import SCROLL
+from vision.frame import SCROLL
 from vision.recheck import Recheck, lattice_at, recheck_board
 
-# Stages in the order they run; the timing breakdown is printed in this order.
-STAGES = ("connect", "find window", "scroll", "grab", "read", "solve", "plan", "click", "verify")
 COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
@@ -53,134 +58,6 @@ NO_BOARD_HINT = (
     "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
     "board into view"
 )
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where the board comes from: a window by title (default: a browser window titled
-    "Queens"), the whole screen, or a file; one of them, never two. `display`: the X11 display
-    of a window or the screen (default: $DISPLAY)."""
-
-    window: str | None = None
-    screen: bool = False
-    image: Path | None = None
-    display: str | None = None
-
-    def __post_init__(self) -> None:
-        given = {"window": self.window is not None, "screen": self.screen, "image": self.image is not None}
-        chosen = [name for name, is_given in given.items() if is_given]
-        if len(chosen) > 1:
-            raise ValueError(f"a board comes from one place, not from the {' and the '.join(chosen)}")
-
-    @property
-    def live(self) -> bool:
-        return self.image is None
-
-
-@dataclass(frozen=True)
-class Options:
-    """How to run.
-
-    `delay`: seconds between clicks in the first round (later rounds slow down by themselves);
-    `rounds`: how many read-plan-click rounds at most; `verify_timeout`: how long the page gets
-    to repaint after a round; `any_window`: click a window that is not a web browser;
-    `scroll`: scroll the page with the mouse wheel until the whole board is in view.
-    """
-
-    dry_run: bool = False
-    delay: float = 0.0
-    verify: bool = True
-    verify_timeout: float = 2.0
-    rounds: int = 3
-    any_window: bool = False
-    scroll: bool = False
-
-    def __post_init__(self) -> None:
-        if self.rounds < 1:
-            raise ValueError(f"rounds must be 1 or more, not {self.rounds}")
-
-
-class Outcome(Enum):
-    """How a run ended; the value is what the report says."""
-
-    SOLVED = "solved: the board shows the solution"
-    WIN_SCREEN = "solved (the page shows its win screen)"
-    ALREADY_SOLVED = "already solved: the board shows the solution, nothing to click"
-    DIFFERS = "NOT solved: the board differs from the solution"
-    UNVERIFIED = "clicked, not verified (--no-verify)"
-    DRY_RUN = "dry run: nothing clicked"
-
-    @property
-    def solved(self) -> bool:
-        return self in (Outcome.SOLVED, Outcome.WIN_SCREEN, Outcome.ALREADY_SOLVED)
-
-
-@dataclass(frozen=True)
-class Solved:
-    """The puzzle read off the board and what the solver made of it (count stops at 2)."""
-
-    puzzle: Puzzle
-    solution: Solution | None
-    count: int
-    nodes: int
-
-    @property
-    def unique(self) -> bool:
-        return self.count == 1
-
-
-@dataclass(frozen=True)
-class Round:
-    """One round of clicks, the pace it went at, and what was still wrong after it."""
-
-    clicks: int
-    pace: Pace
-    differences: tuple[str, ...]
-
-
-@dataclass
-class Stopwatch:
-    """Seconds per stage, in the order the stages first ran (later rounds add to them)."""
-
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
-
-
-@dataclass(frozen=True, kw_only=True)
-class RunResult:
-    """Everything one run found and did. `plan` is the first round's; `clicks` counts all rounds."""
-
-    frame: Frame
-    reading: BoardReading
-    solved: Solved
-    plan: ClickPlan | None
-    clicks: int
-    timings: dict[str, float]
-    outcome: Outcome
-    rounds: tuple[Round, ...] = ()
-    to_last_click: float = 0.0  # seconds from the window found to the last click
-
-    @property
-    def dry_run(self) -> bool:
-        return self.outcome is Outcome.DRY_RUN
-
-    @property
-    def differences(self) -> tuple[str, ...]:
-        return self.rounds[-1].differences if self.rounds else ()
-
-    @property
-    def ok(self) -> bool:
-        """Dry run: a unique solution was found. Live: the page shows it (or was not checked)."""
-        if self.dry_run:
-            return self.solved.unique
-        return self.outcome.solved or self.outcome is Outcome.UNVERIFIED
 
 
 # --- the stages ----------------------------------------------------------------------------
@@ -406,13 +283,11 @@ class Session:
         covers or replaces its board right after our clicks has judged it solved."""
         deadline = time.monotonic() + self.options.verify_timeout
         n = self.reading.n
-        reads = 0
         last: tuple[str, ...] | None = None
         same_since = time.monotonic()
-        differences: tuple[str, ...] = ()
+        frame = self.grab_board()
+        seen, reads = self.recheck(frame), 1
         while True:
-            reads += 1
-            seen = self.recheck(self.grab_board())
             differences = cell_differences(seen.states, self.solution.queens)
             if not differences and seen.visible == n * n:
                 return AfterClicks(Shown.SOLUTION, (), reads)
@@ -429,6 +304,11 @@ class Session:
                     differences += (f"{n * n - seen.visible} cell(s) covered",)
                 return AfterClicks(Shown.DIFFERS, differences, reads)
             time.sleep(0.01)
+            again = self.grab_board()
+            if not np.array_equal(again.raw, frame.raw):
+                # judged again only once the page has repainted: a recheck takes a core for
+                # 10-20 ms, which the browser needs to handle our clicks and paint them
+                frame, seen, reads = again, self.recheck(again), reads + 1
 
     def read_again(self) -> tuple[Frame, BoardReading]:
         """A full, certain reading of the board as it is now, of the same board as the first."""
@@ -560,8 +440,10 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
             return frame, read(frame)
         except BoardNotVisibleError as exc:
             cut = exc.cut_edges
+            if not cut:
+                raise  # no edge cuts the board: nothing scrolling could change (no board, a dialog)
             first_cut = first_cut or cut
-            if not cut or set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
+            if set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
                 raise BoardNotVisibleError(
                     f"{exc} (scrolling does not bring the whole board into view: the window is too "
                     "small for it; enlarge the window or zoom out with Ctrl+-)"
