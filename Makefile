@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench bench-generate bench-live lint system-deps clean
+.PHONY: test demo bench bench-generate bench-live bench-stars lint system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,8 @@ test: $(STAMP) system-deps
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)
 
+# The solver (benchmarks/solve_times.py) on games/ and ../shared/data, against plain backtracking.
+# The stamp reinstalls when pyproject.toml changes, so the installed command finds benchmarks/.
 bench: $(STAMP)
 	$(BIN)/queens-autosolve bench
 

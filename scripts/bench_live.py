@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from autosolve.demo import Chromium, Xvfb, wait_for_board
+from autosolve.browser import Chromium, Xvfb, wait_for_board
 from autosolve.pipeline import STAGES
 from autosolve.practice.server import PracticeServer
 from solver.generate import generate_puzzle
@@ -47,7 +47,6 @@ def main() -> int:
     with Xvfb() as xvfb, PracticeServer(puzzle) as server:
         browser = Chromium(xvfb.display).start("about:blank")
         try:
-            browser.devtools_port()
             for _ in range(args.runs):
                 runs.append(one_run(xvfb.display, browser, server, args.size))
         finally:

@@ -1,16 +1,33 @@
-"""Shared test fixtures: where ../shared/data is, and whether live (X11/Chromium) tests may skip."""
+"""Shared test fixtures: where ../shared/data is, whether live (X11/Chromium) tests may skip, and
+the live fixtures, found by name: one Xvfb and one Chromium per test module, real windows.
+
+Each module that asks for `xvfb` gets its own display, so modules cannot disturb each other's
+windows. Without Xvfb or Chromium the live tests skip, except in CI (`require_tool`), where
+that is a failure. The helpers the live tests call (practice_page, xdotool, ...) are in live.py.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from desktops import FIREFOX_NAMES, Firefox, Openbox
+
+from autosolve.browser import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_window
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 GAMES = ROOT / "games"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+DESKTOP = (1920, 1200)  # room for the 1200x1040 window below a title bar at OFFSET
+OFFSET = (300, 120)  # where a decorated browser window is moved, as on a real desktop
 
 
 def shared_path(*parts: str) -> Path:
@@ -28,3 +45,145 @@ def require_tool(ok: bool, what: str) -> None:
     if IN_CI:
         pytest.fail(f"{what} is required in CI (CI=true); install it: make system-deps")
     pytest.skip(f"{what} is not installed (make system-deps installs it)")
+
+
+def have_xvfb() -> bool:
+    return shutil.which("Xvfb") is not None
+
+
+def have_chromium() -> bool:
+    return any(shutil.which(name) for name in CHROMIUM_NAMES)
+
+
+def have_openbox() -> bool:
+    return shutil.which("openbox") is not None and shutil.which("xdotool") is not None
+
+
+def have_firefox() -> bool:
+    return any(shutil.which(name) for name in FIREFOX_NAMES)
+
+
+# --- a bare display and Chromium on it ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def xvfb() -> Iterator[Xvfb]:
+    """A fresh X display for this module."""
+    require_tool(have_xvfb(), "Xvfb")
+    with Xvfb() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser(xvfb: Xvfb) -> Iterator[Chromium]:
+    """One real Chromium window (1200x1040 at 0,0) on this module's display."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium(xvfb.display).start("about:blank") as chromium:
+        yield chromium
+
+
+# --- conditions we did not design: a window manager, Firefox, two X screens -----------------
+
+
+@pytest.fixture(scope="module")
+def openbox_xvfb() -> Iterator[Xvfb]:
+    """A display of its own with openbox managing it: decorated windows, click-to-focus (openbox
+    grabs the left button on every client window), placement by the window manager."""
+    require_tool(have_xvfb(), "Xvfb")
+    require_tool(have_openbox(), "openbox and xdotool")
+    with Xvfb(size=DESKTOP) as server, Openbox(server.display):
+        yield server
+
+
+@pytest.fixture(scope="module")
+def openbox_chromium(openbox_xvfb: Xvfb) -> Iterator[Chromium]:
+    """Chromium under openbox, its decorated window asked for at OFFSET."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium(openbox_xvfb.display, position=OFFSET).start("about:blank") as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
+    """Firefox under openbox (fresh profile); each page it shows restarts it (about 3 s)."""
+    require_tool(have_firefox(), "Firefox")
+    with Firefox(openbox_xvfb.display).start("about:blank") as firefox:
+        wait_for_window(openbox_xvfb.display, "Mozilla Firefox", timeout=30, contains=True)
+        yield firefox
+
+
+@pytest.fixture(scope="module")
+def two_screens() -> Iterator[Xvfb]:
+    """A display with two X screens (:N.0 and :N.1), no window manager."""
+    require_tool(have_xvfb(), "Xvfb")
+    with Xvfb(screens=2) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def screen1_chromium(two_screens: Xvfb) -> Iterator[Chromium]:
+    """Chromium on the second X screen (DISPLAY=:N.1)."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium(two_screens.screen(1)).start("about:blank") as chromium:
+        yield chromium
+
+
+@dataclass(frozen=True)
+class SentClick:
+    """One call of pyautogui's click, mouseDown or mouseUp, as the clicker made it."""
+
+    name: str
+    args: tuple[object, ...]
+    kwargs: dict[str, object]
+
+
+@pytest.fixture
+def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
+    """Every button press this process sends through pyautogui, recorded (and still sent). A test
+    that says nothing was clicked checks it here, where a click would start, with no waiting."""
+    from actuator.clicker import load_pyautogui
+
+    gui = load_pyautogui(xvfb.display)
+    sent: list[SentClick] = []
+
+    def recorded(name: str, real: Callable[..., object]) -> Callable[..., object]:
+        def press(*args: object, **kwargs: object) -> object:
+            sent.append(SentClick(name, args, kwargs))
+            return real(*args, **kwargs)
+
+        return press
+
+    for name in ("click", "mouseDown", "mouseUp"):
+        monkeypatch.setattr(gui, name, recorded(name, getattr(gui, name)))
+    return sent
+
+
+@dataclass
+class ClickRecorder:
+    """A window covering one X screen that writes down every button press it gets."""
+
+    display: str
+    path: Path
+
+    def presses(self) -> list[tuple[int, int, int]]:
+        """(x, y, button) of each press so far, in root coordinates of its screen."""
+        lines = self.path.read_text().split()
+        return [tuple(map(int, lines[i:i + 3])) for i in range(0, len(lines), 3)]  # type: ignore[misc]
+
+
+@pytest.fixture
+def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
+    """The click recorder on screen 0 of `two_screens`: a test asserts no click ever reached it."""
+    with tempfile.TemporaryDirectory(prefix="queens-recorder-") as folder:
+        recorder = ClickRecorder(two_screens.screen(0), Path(folder) / "presses.txt")
+        recorder.path.touch()
+        script = Path(__file__).with_name("click_recorder.py")
+        process = subprocess.Popen([sys.executable, str(script), recorder.display, str(recorder.path)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready = process.stdout.readline() if process.stdout else ""
+            assert ready.strip() == "ready", f"the click recorder did not start: {process.stderr.read()}"
+            yield recorder
+        finally:
+            process.terminate()
+            process.wait(timeout=5)

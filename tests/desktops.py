@@ -1,6 +1,6 @@
-"""Test desktops beyond the demo's: Firefox (a second browser) and the openbox window manager,
-for the live tests and scripts/click_loss.py. Conditions the tool meets on users' desktops, not
-part of the product (the demo runs Chromium on a bare Xvfb)."""
+"""Test desktops beyond the demo's (autosolve/browser.py): Firefox (a second browser) and the
+openbox window manager, for the live tests and scripts/click_loss.py. Conditions the tool meets
+on users' desktops, not part of the product (the demo runs Chromium on a bare Xvfb)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autosolve.demo import Browser, MissingTool, StageError, stop_process
+from autosolve.browser import Browser, MissingTool, StageError, stop_process
 
 FIREFOX_NAMES = ("firefox", "firefox-esr")
 APT_FIREFOX = "sudo apt-get update && sudo apt-get install -y firefox-esr"
@@ -108,7 +108,7 @@ class Firefox(Browser):
         self.process = None
         self.start(url)
 
-    def _check_alive(self) -> None:
+    def check_alive(self) -> None:
         if self.process is not None and self.process.poll() is not None:
             status = self.process.returncode
             tail = self.log.read_text(errors="replace")[-600:] if self.log and self.log.exists() else ""

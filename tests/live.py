@@ -1,56 +1,34 @@
-"""Shared fixtures for the live tests: one Xvfb and one Chromium per test module, real windows.
-
-A test module imports the fixtures it uses (``from live import xvfb, browser``); each module gets
-its own display, so modules cannot disturb each other's windows. Without Xvfb or Chromium the
-tests skip, except in CI (`require_tool`), where that is a failure.
+"""Helpers for the live tests (the fixtures they use, xvfb, browser and the rest, are in
+conftest.py): show a puzzle on the practice page, open other windows, drive xdotool.
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 
-import pytest
-from conftest import require_tool
-from desktops import FIREFOX_NAMES, Firefox, Openbox
+from conftest import OFFSET, require_tool
 
-from autosolve.demo import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_board
+from autosolve.browser import Chromium, wait_for_board, wait_for_window
 from solver.puzzle import Cell, Puzzle
 
+# Resolves once the page has been drawn twice more: what is on screen is what the page holds.
+TWO_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
-def have_xvfb() -> bool:
-    return shutil.which("Xvfb") is not None
-
-
-def have_chromium() -> bool:
-    return any(shutil.which(name) for name in CHROMIUM_NAMES)
+_wait_for_title = wait_for_window  # transitional, for test_capture.py
 
 
-@pytest.fixture(scope="module")
-def xvfb() -> Iterator[Xvfb]:
-    """A fresh X display for this module."""
-    require_tool(have_xvfb(), "Xvfb")
-    with Xvfb() as server:
-        yield server
+def __getattr__(name: str) -> object:
+    """Transitional: test_capture.py and test_web_game_e2e.py still import the fixtures `browser`
+    and `xvfb` from here (they are in conftest.py now, found by name); delete once they do not."""
+    if name in ("browser", "xvfb"):
+        import conftest
 
-
-@pytest.fixture(scope="module")
-def browser(xvfb: Xvfb) -> Iterator[Chromium]:
-    """One real Chromium window (1200x1040 at 0,0) on this module's display."""
-    require_tool(have_chromium(), "Chromium")
-    chromium = Chromium(xvfb.display).start("about:blank")
-    chromium.devtools_port()  # wait until it is up
-    try:
-        yield chromium
-    finally:
-        chromium.stop()
+        return getattr(conftest, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextmanager
@@ -77,8 +55,9 @@ def practice_page(
             server.wait_for(lambda state: state.reports > 0, timeout=20)
             if whole_board:
                 wait_for_board(browser.display, puzzle.n, chromium=browser)
-            else:
-                time.sleep(0.5)  # painted
+            else:  # the window cuts the board off: its window is up and two frames are drawn
+                wait_for_window(browser.display, "Queens", contains=True)
+                wait_painted(browser)
             yield server
         finally:
             browser.open("about:blank")  # no stale "Queens" window left for the next test
@@ -95,7 +74,7 @@ def xmessage(display: str, text: str, at: tuple[int, int] = (0, 0)) -> Iterator[
         stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_for_title(display, text)
+        wait_for_window(display, text)
         yield process
     finally:
         process.terminate()
@@ -109,66 +88,6 @@ def xdotool(display: str, *args: str) -> None:
     subprocess.run(["xdotool", *args], env=env, check=True, timeout=10)
 
 
-def _wait_for_title(display: str, title: str, timeout: float = 10.0, contains: bool = False) -> None:
-    from capture import Desktop
-
-    deadline = time.monotonic() + timeout
-    with Desktop(display) as desktop:
-        while time.monotonic() < deadline:
-            if any((contains or r.title == title) and r.viewable for r in desktop.windows(title)):
-                return
-            time.sleep(0.05)
-    raise AssertionError(f"window {title!r} did not appear")
-
-
-# --- conditions we did not design: a window manager, Firefox, two X screens -----------------
-
-DESKTOP = (1920, 1200)  # room for the 1200x1040 window below a title bar at OFFSET
-OFFSET = (300, 120)  # where a decorated browser window is moved, as on a real desktop
-
-
-def have_openbox() -> bool:
-    return shutil.which("openbox") is not None and shutil.which("xdotool") is not None
-
-
-def have_firefox() -> bool:
-    return any(shutil.which(name) for name in FIREFOX_NAMES)
-
-
-@pytest.fixture(scope="module")
-def openbox_xvfb() -> Iterator[Xvfb]:
-    """A display of its own with openbox managing it: decorated windows, click-to-focus (openbox
-    grabs the left button on every client window), placement by the window manager."""
-    require_tool(have_xvfb(), "Xvfb")
-    require_tool(have_openbox(), "openbox and xdotool")
-    with Xvfb(size=DESKTOP) as server, Openbox(server.display):
-        yield server
-
-
-@pytest.fixture(scope="module")
-def openbox_chromium(openbox_xvfb: Xvfb) -> Iterator[Chromium]:
-    """Chromium under openbox, its decorated window asked for at OFFSET."""
-    require_tool(have_chromium(), "Chromium")
-    chromium = Chromium(openbox_xvfb.display, position=OFFSET).start("about:blank")
-    chromium.devtools_port()
-    try:
-        yield chromium
-    finally:
-        chromium.stop()
-
-
-@pytest.fixture(scope="module")
-def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
-    """Firefox under openbox (fresh profile); each page it shows restarts it (about 3 s)."""
-    require_tool(have_firefox(), "Firefox")
-    firefox = Firefox(openbox_xvfb.display).start("about:blank")
-    try:
-        _wait_for_title(openbox_xvfb.display, "Mozilla Firefox", timeout=30, contains=True)
-        yield firefox
-    finally:
-        firefox.stop()
-
-
 def place_window(display: str, n: int, at: tuple[int, int] = OFFSET, title: str = "Queens") -> None:
     """Move the window titled `title` so its frame is at `at`, as a user drags it, and wait until
     the n x n board there reads with certainty again."""
@@ -177,52 +96,15 @@ def place_window(display: str, n: int, at: tuple[int, int] = OFFSET, title: str 
     assert window.rect.left >= at[0] and window.rect.top >= at[1], f"window not moved: {window.rect}"
 
 
-@pytest.fixture(scope="module")
-def two_screens() -> Iterator[Xvfb]:
-    """A display with two X screens (:N.0 and :N.1), no window manager."""
-    require_tool(have_xvfb(), "Xvfb")
-    with Xvfb(screens=2) as server:
-        yield server
+def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "the condition") -> None:
+    """Poll `condition` until it holds; AssertionError naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not hold within {timeout:g}s")
+        time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def screen1_chromium(two_screens: Xvfb) -> Iterator[Chromium]:
-    """Chromium on the second X screen (DISPLAY=:N.1)."""
-    require_tool(have_chromium(), "Chromium")
-    chromium = Chromium(two_screens.screen(1)).start("about:blank")
-    chromium.devtools_port()
-    try:
-        yield chromium
-    finally:
-        chromium.stop()
-
-
-@dataclass
-class ClickRecorder:
-    """A window covering one X screen that writes down every button press it gets."""
-
-    display: str
-    path: Path
-
-    def presses(self) -> list[tuple[int, int, int]]:
-        """(x, y, button) of each press so far, in root coordinates of its screen."""
-        lines = self.path.read_text().split()
-        return [tuple(map(int, lines[i:i + 3])) for i in range(0, len(lines), 3)]  # type: ignore[misc]
-
-
-@pytest.fixture
-def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
-    """The click recorder on screen 0 of `two_screens`: a test asserts no click ever reached it."""
-    with tempfile.TemporaryDirectory(prefix="queens-recorder-") as folder:
-        recorder = ClickRecorder(two_screens.screen(0), Path(folder) / "presses.txt")
-        recorder.path.touch()
-        script = Path(__file__).with_name("click_recorder.py")
-        process = subprocess.Popen([sys.executable, str(script), recorder.display, str(recorder.path)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            ready = process.stdout.readline() if process.stdout else ""
-            assert ready.strip() == "ready", f"the click recorder did not start: {process.stderr.read()}"
-            yield recorder
-        finally:
-            process.terminate()
-            process.wait(timeout=5)
+def wait_painted(browser: Chromium) -> None:
+    """Return once the page in `browser` has drawn two more frames: the screen shows what it holds."""
+    browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)

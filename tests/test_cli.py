@@ -19,6 +19,18 @@ def test_every_subcommand_is_written_and_registers(name):
     assert callable(args.func)
 
 
+def test_the_commands_listed_are_the_modules_written_and_the_parser_offers_them_all():
+    import argparse
+    import pkgutil
+
+    import autosolve.commands
+
+    written = {module.name for module in pkgutil.iter_modules(autosolve.commands.__path__)}
+    assert written == set(COMMANDS)
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(subparsers.choices) == list(COMMANDS)
+
+
 def _minimal_args(name: str) -> list[str]:
     minimal = {"solve": ["x.txt"], "detect": ["x.png"], "generate": ["--size", "5"], "play": ["corner"],
                "arena": ["amazons"]}

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page
 
 from autosolve.coach import hint
 from autosolve.pipeline import Source
@@ -36,7 +36,7 @@ def x_cells(states: tuple[str, ...]) -> set[tuple[int, int]]:
     return {(r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch == "x"}
 
 
-def test_hint_apply_puts_the_x_marks_where_the_step_said(browser, xvfb):  # noqa: F811
+def test_hint_apply_puts_the_x_marks_where_the_step_said(browser, xvfb):
     puzzle = puzzle_whose_first_hint_marks(7)
     first = hint_sequence(puzzle)[0]
     with practice_page(browser, puzzle, win_screen="none") as server:
@@ -53,7 +53,7 @@ def test_hint_apply_puts_the_x_marks_where_the_step_said(browser, xvfb):  # noqa
     assert x_cells(state.states) == set(first.marks) and not state.queens  # those cells, and only they
 
 
-def test_hint_apply_names_a_wrong_queen_and_clicks_nothing(browser, xvfb):  # noqa: F811
+def test_hint_apply_names_a_wrong_queen_and_clicks_nothing(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(6001))
     answer = set(solve(puzzle).queens)
     wrong = next((r, c) for r in range(6) for c in range(6) if (r, c) not in answer)
@@ -63,10 +63,10 @@ def test_hint_apply_names_a_wrong_queen_and_clicks_nothing(browser, xvfb):  # no
         result = hint(Source(display=xvfb.display), apply=True)
         after = server.state()
     assert [m.cell for m in result.advice.mistakes] == [wrong] and result.applied is None
-    assert after.moves == before and after.states == tuple(initial)
+    assert sent_clicks == [] and after.moves == before and after.states == tuple(initial)
 
 
-def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):  # noqa: F811
+def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
     puzzle = generate_puzzle(6, rng=random.Random(6002))
     expected = hint_sequence(puzzle)
     made = []

@@ -12,13 +12,13 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 import pytest
-from live import browser, practice_page, xdotool, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page, wait_painted, wait_until, xdotool
 
-from autosolve.demo import Chromium
+from autosolve.browser import Chromium
 from autosolve.pipeline import Options, RunResult, Source, run
+from autosolve.practice.server import PageState, PracticeServer
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -30,21 +30,21 @@ def puzzle_of(n: int, seed: int) -> Puzzle:
     return generate_puzzle(n, rng=random.Random(1000 * n + seed))
 
 
-def solve_on_page(display: str, server, **options: object) -> tuple[RunResult, object]:  # noqa: ANN001
+def solve_on_page(display: str, server: PracticeServer, **options: object) -> tuple[RunResult, PageState]:
     """Run the pipeline against the page on `display`; return its result and the page's report."""
     result = run(Source(display=display), Options(**options))  # type: ignore[arg-type]
     state = server.wait_for(solved=True, timeout=5)
     return result, state
 
 
-def assert_solved(result: RunResult, state, puzzle: Puzzle) -> None:  # noqa: ANN001
+def assert_solved(result: RunResult, state: PageState, puzzle: Puzzle) -> None:
     assert state.solved and state.page_solved, f"page reports {state.states}"
     assert result.outcome.solved and result.ok, (result.outcome, result.differences)
     assert set(state.queens) == set(search(puzzle).solution.queens)
 
 
 @pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
-def test_solves_each_size_on_the_page(n, browser, xvfb):  # noqa: F811
+def test_solves_each_size_on_the_page(n, browser, xvfb):
     puzzle = puzzle_of(n, 0)
     with practice_page(browser, puzzle) as server:
         result, state = solve_on_page(xvfb.display, server)
@@ -53,15 +53,16 @@ def test_solves_each_size_on_the_page(n, browser, xvfb):  # noqa: F811
     print(f"{n}x{n}: window found -> last click {result.to_last_click * 1000:.0f} ms; {result.timings}")
 
 
-def test_delay_spaces_the_clicks_out(browser, xvfb):  # noqa: F811
+def test_delay_spaces_the_clicks_out(browser, xvfb, sent_clicks):
     puzzle = puzzle_of(5, 7)
     with practice_page(browser, puzzle) as server:
         result, state = solve_on_page(xvfb.display, server, delay=0.05)
     assert_solved(result, state, puzzle)
-    assert result.timings["click"] >= 10 * 0.05  # 10 clicks, each followed by the delay
+    # one call a cell, its two clicks each followed by the delay (pyautogui's `interval`)
+    assert [(c.name, c.kwargs) for c in sent_clicks] == [("click", {"clicks": 2, "interval": 0.05})] * 5
 
 
-def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):  # noqa: F811
+def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):
     puzzle = puzzle_of(8, 1)
     answer = set(search(puzzle).solution.queens)
     wrong = next((r, c) for r in range(8) for c in range(8) if (r, c) not in answer)
@@ -79,7 +80,7 @@ def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):  # n
     assert state.states[row][col] == "x"  # the player's X elsewhere is left alone
 
 
-def test_locked_queens_are_kept_and_never_clicked(browser, xvfb):  # noqa: F811
+def test_locked_queens_are_kept_and_never_clicked(browser, xvfb):
     puzzle = puzzle_of(9, 2)
     locked = sorted(search(puzzle).solution.queens)[::4]  # 3 of the 9 queens pre-placed
     with practice_page(browser, puzzle, locked=locked) as server:
@@ -90,57 +91,50 @@ def test_locked_queens_are_kept_and_never_clicked(browser, xvfb):  # noqa: F811
     assert all(state.states[r][c] == "L" for r, c in locked)
 
 
-def test_dark_mode(browser, xvfb):  # noqa: F811
+def test_dark_mode(browser, xvfb):
     puzzle = puzzle_of(10, 3)
     with practice_page(browser, puzzle, dark=True) as server:
         result, state = solve_on_page(xvfb.display, server)
     assert_solved(result, state, puzzle)
 
 
-def test_browser_zoomed_out_to_75_percent(browser, xvfb):  # noqa: F811
+def test_browser_zoomed_out_to_75_percent(browser, xvfb):
     puzzle = puzzle_of(9, 4)
     with practice_page(browser, puzzle) as server:
-        _zoom(xvfb.display, ["ctrl+minus"] * 3)  # Chromium's steps: 90 %, 80 %, 75 %
+        _zoom(browser, "ctrl+minus", 0.9, 0.8, 0.75)  # Chromium's steps: 90 %, 80 %, 75 %
         try:
-            time.sleep(0.5)  # the page re-lays out; the pipeline reads whatever is painted now
             result, state = solve_on_page(xvfb.display, server)
         finally:
-            _zoom(xvfb.display, ["ctrl+0"])
+            _zoom(browser, "ctrl+0", 1.0)
     assert_solved(result, state, puzzle)
     cell_pitch = result.reading.centres[0][1][0] - result.reading.centres[0][0][0]
     assert cell_pitch < 45  # really smaller than at 100 % (about 53 px for 9x9)
 
 
-def test_hidpi_device_scale_factor_1_5(xvfb):  # noqa: F811
+def test_hidpi_device_scale_factor_1_5(xvfb):
     puzzle = puzzle_of(7, 5)
-    hidpi = Chromium(xvfb.display, size=(800, 700), position=(400, 0), scale=1.5).start("about:blank")
-    try:
-        with practice_page(hidpi, puzzle) as server:
-            result, state = solve_on_page(xvfb.display, server)
-    finally:
-        hidpi.stop()
+    hidpi = Chromium(xvfb.display, size=(800, 700), position=(400, 0), scale=1.5)
+    with hidpi.start("about:blank"), practice_page(hidpi, puzzle) as server:
+        result, state = solve_on_page(xvfb.display, server)
     assert_solved(result, state, puzzle)
     assert result.frame.left >= 600  # the clicks were mapped into a window away from the origin
 
 
-def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb):  # noqa: F811
+def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb):
     puzzle = puzzle_of(11, 6)
     with practice_page(browser, puzzle) as server:
-        start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "autosolve", "run", "--json", "--display", xvfb.display],
             capture_output=True, text=True, timeout=60,
         )
-        wall = time.perf_counter() - start
         state = server.wait_for(solved=True, timeout=5)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["ok"] and data["verified"] and data["n"] == 11 and state.solved
     assert data["outcome"] in ("solved", "win_screen") and data["rounds"][0]["clicks"] == 22
     assert set(data["timings"]) >= {"find window", "grab", "read", "solve", "plan", "click", "verify"}
-    to_click = data["to_last_click"] * 1000
-    print(f"CLI 11x11: wall {wall:.2f} s, to last click {to_click:.0f} ms, {data['timings']}")
-    assert wall < 5.0  # target under 1 s; loose here because the test machine is shared
+    assert all(seconds >= 0 for seconds in data["timings"].values()) and data["to_last_click"] > 0
+    # how fast: scripts/bench_live.py (make bench-live), not here
 
 
 def test_demo_without_chromium_says_how_to_install_it_and_exits_2():
@@ -167,7 +161,13 @@ def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
         Desktop(data["display"])
 
 
-def _zoom(display: str, keys: list[str]) -> None:
-    for key in keys:
-        xdotool(display, "key", "--clearmodifiers", key)
-        time.sleep(0.15)
+def _zoom(browser: Chromium, key: str, *steps: float) -> None:
+    """Press `key` once per zoom step, each time waiting until the page is at that step (browser
+    zoom is the page's devicePixelRatio here) and has been drawn so."""
+    def at(ratio: float) -> bool:
+        return abs(float(browser.evaluate("window.devicePixelRatio")) - ratio) < 0.01  # type: ignore[arg-type]
+
+    for ratio in steps:
+        xdotool(browser.display, "key", "--clearmodifiers", key)
+        wait_until(lambda r=ratio: at(r), what=f"zoom {ratio:.0%}")
+    wait_painted(browser)

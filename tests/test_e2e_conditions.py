@@ -13,10 +13,11 @@ import subprocess
 import sys
 
 import pytest
-from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page
 
 from autosolve.commands.run import report_lines
 from autosolve.pipeline import Options, Outcome, Source, run
+from autosolve.practice.server import PageState
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -28,13 +29,13 @@ def puzzle_of(n: int, seed: int) -> Puzzle:
     return generate_puzzle(n, rng=random.Random(7000 + 10 * n + seed))
 
 
-def assert_page_solved(state, puzzle: Puzzle) -> None:  # noqa: ANN001
+def assert_page_solved(state: PageState, puzzle: Puzzle) -> None:
     assert state.solved and state.page_solved, f"page reports {state.states}"
     assert set(state.queens) == set(search(puzzle).solution.queens)
 
 
 @pytest.mark.parametrize("win_screen", ["dialog", "replace"])
-def test_a_win_screen_right_after_the_last_click_is_reported_solved(browser, xvfb, win_screen):  # noqa: F811
+def test_a_win_screen_right_after_the_last_click_is_reported_solved(browser, xvfb, win_screen):
     puzzle = puzzle_of(9, 1)
     with practice_page(browser, puzzle, win_screen=win_screen, win_delay_ms=0) as server:
         done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
@@ -48,7 +49,7 @@ def test_a_win_screen_right_after_the_last_click_is_reported_solved(browser, xvf
     assert "nothing was clicked" not in done.stdout + done.stderr
 
 
-def test_a_win_dialog_after_an_animation_still_reads_as_solved(browser, xvfb):  # noqa: F811
+def test_a_win_dialog_after_an_animation_still_reads_as_solved(browser, xvfb):
     puzzle = puzzle_of(10, 2)
     with practice_page(browser, puzzle, win_screen="dialog", win_delay_ms=600) as server:
         result = run(Source(display=xvfb.display), Options())
@@ -58,7 +59,7 @@ def test_a_win_dialog_after_an_animation_still_reads_as_solved(browser, xvfb):  
     assert len(result.rounds) == 1 and result.clicks == 20
 
 
-def test_a_page_that_drops_quick_clicks_is_clicked_again_more_slowly(browser, xvfb):  # noqa: F811
+def test_a_page_that_drops_quick_clicks_is_clicked_again_more_slowly(browser, xvfb):
     puzzle = puzzle_of(8, 3)
     with practice_page(browser, puzzle, drop_gap_ms=25, win_screen="none") as server:
         result = run(Source(display=xvfb.display), Options(rounds=4))
@@ -72,7 +73,7 @@ def test_a_page_that_drops_quick_clicks_is_clicked_again_more_slowly(browser, xv
 
 
 @pytest.mark.parametrize("zoom", [0.5, 0.67, 1.5])
-def test_browser_zoom_with_thin_region_borders(browser, xvfb, zoom):  # noqa: F811
+def test_browser_zoom_with_thin_region_borders(browser, xvfb, zoom):
     n = 6 if zoom >= 1.5 else 9  # (at 200% a board is taller than the window: test_e2e_safety)
     puzzle = puzzle_of(n, 4)
     with practice_page(browser, puzzle, zoom=zoom, thin_borders=True) as server:
@@ -83,7 +84,7 @@ def test_browser_zoom_with_thin_region_borders(browser, xvfb, zoom):  # noqa: F8
     assert result.clicks == 2 * n
 
 
-def test_round_buttons_under_a_12x12_board_are_not_a_13th_row(browser, xvfb):  # noqa: F811
+def test_round_buttons_under_a_12x12_board_are_not_a_13th_row(browser, xvfb):
     puzzle = puzzle_of(12, 5)
     with practice_page(browser, puzzle, buttons=True) as server:
         result = run(Source(display=xvfb.display), Options())
@@ -92,7 +93,7 @@ def test_round_buttons_under_a_12x12_board_are_not_a_13th_row(browser, xvfb):  #
     assert result.reading.n == 12 and result.ok
 
 
-def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb):  # noqa: F811
+def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb, sent_clicks):
     puzzle = puzzle_of(7, 6)
     queens = set(search(puzzle).solution.queens)
     initial = ["".join("Q" if (r, c) in queens else "." for c in range(7)) for r in range(7)]
@@ -101,5 +102,5 @@ def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb):  
         result = run(Source(display=xvfb.display), Options())
         state = server.state()
     assert result.outcome is Outcome.ALREADY_SOLVED and result.ok and result.clicks == 0
-    assert state.moves == moves_before
+    assert sent_clicks == [] and state.moves == moves_before
     assert "already solved" in "\n".join(report_lines(result))

@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from live import browser, practice_page, xdotool, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page, wait_until, xdotool
 
-from autosolve.demo import Chromium
+from autosolve.browser import Chromium, wait_for_window
+from autosolve.cli import main
 from autosolve.pipeline import Options, Outcome, Source, run
 from capture import Desktop, NotABrowserError, Rect
 from solver.generate import generate_puzzle
@@ -31,6 +31,13 @@ def run_cli(display: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
+def run_here(capsys: pytest.CaptureFixture[str], display: str, *args: str) -> subprocess.CompletedProcess:
+    """`queens-autosolve run` in this process, so that `sent_clicks` sees any click it makes."""
+    status = main(["run", "--display", display, *args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["queens-autosolve", "run", *args], status, out, err)
+
+
 def board_box_on_screen(display: str) -> Rect:
     from autosolve import pipeline
 
@@ -40,7 +47,9 @@ def board_box_on_screen(display: str) -> Rect:
 
 
 @pytest.mark.parametrize("cut_cells", [0.5, 1.0, 2.3])
-def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(browser, xvfb, cut_cells):  # noqa: F811
+def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(
+    browser, xvfb, cut_cells, sent_clicks, capsys
+):
     puzzle = puzzle_of(9, 1)
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         window = desktop.find_window()
@@ -51,38 +60,32 @@ def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(browse
         shift = int(screen.right - (x + w) + cut_cells * w / 9)
         xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left + shift), "0")
         try:
-            _wait_until(lambda: desktop.refresh(window).rect.left == window.rect.left + shift)
-            done = run_cli(xvfb.display)
-            time.sleep(0.3)
-            assert server.state().moves == 0, server.state().states
+            wait_until(lambda: desktop.refresh(window).rect.left == window.rect.left + shift)
+            done = run_here(capsys, xvfb.display)
+            assert sent_clicks == [] and server.state().moves == 0, server.state().states
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left), "0")
-            _wait_until(lambda: desktop.refresh(window).rect == window.rect)
+            wait_until(lambda: desktop.refresh(window).rect == window.rect)
     assert done.returncode == 2, done.stdout
     assert "screen" in done.stderr and "nothing was clicked" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_a_board_cut_off_by_a_small_window_is_named_and_scroll_brings_it_in(xvfb):  # noqa: F811
+def test_a_board_cut_off_by_a_small_window_is_named_and_scroll_brings_it_in(xvfb, sent_clicks, capsys):
     puzzle = puzzle_of(9, 2)
-    small = Chromium(xvfb.display, size=(760, 680), position=(0, 0)).start("about:blank")
-    try:
-        small.devtools_port()
-        with practice_page(small, puzzle, whole_board=False) as server:
-            cut = run_cli(xvfb.display)
-            time.sleep(0.3)
-            assert server.state().moves == 0
-            assert cut.returncode == 2 and "bottom" in cut.stderr and "--scroll" in cut.stderr, cut.stderr
-            assert "press Start" not in cut.stderr
-            scrolled = run_cli(xvfb.display, "--scroll")
-            state = server.wait_for(solved=True, timeout=5)
-    finally:
-        small.stop()
+    small = Chromium(xvfb.display, size=(760, 680), position=(0, 0))
+    with small.start("about:blank"), practice_page(small, puzzle, whole_board=False) as server:
+        cut = run_here(capsys, xvfb.display)
+        assert sent_clicks == [] and server.state().moves == 0
+        assert cut.returncode == 2 and "bottom" in cut.stderr and "--scroll" in cut.stderr, cut.stderr
+        assert "press Start" not in cut.stderr
+        scrolled = run_cli(xvfb.display, "--scroll")
+        state = server.wait_for(solved=True, timeout=5)
     assert scrolled.returncode == 0, scrolled.stdout + scrolled.stderr
     assert state.solved and "solved" in scrolled.stdout.splitlines()[-2]
 
 
-def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path):  # noqa: F811
+def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path, sent_clicks):
     from render import render_board
 
     puzzle = puzzle_of(7, 3)
@@ -96,19 +99,19 @@ def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_pa
                                str(picture), str(clicks), "Queens - screenshot"],
                               env={"DISPLAY": xvfb.display, "PATH": "/usr/bin:/bin"})
     try:
-        _wait_until(lambda: _has_title(xvfb.display, "Queens - screenshot"))
+        wait_for_window(xvfb.display, "Queens - screenshot")
         with pytest.raises(NotABrowserError, match="not a web browser"):
             run(Source(display=xvfb.display, window="Queens - screenshot"), Options())
         with pytest.raises(NotABrowserError, match="not a web browser"):
             run(Source(display=xvfb.display, screen=True), Options())
-        time.sleep(0.3)
+        assert sent_clicks == []
     finally:
         viewer.terminate()
         viewer.wait(timeout=5)
     assert not clicks.exists() or clicks.read_text() == ""
 
 
-def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(browser, xvfb):  # noqa: F811
+def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(browser, xvfb):
     puzzle = puzzle_of(8, 4)
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         x, y, w, h = board_box_on_screen(xvfb.display).as_tuple()
@@ -121,25 +124,12 @@ def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(bro
     assert (after.x, after.y) == home and after.on_screen
 
 
-def test_at_200_percent_zoom_the_board_is_scrolled_into_view_and_solved(browser, xvfb):  # noqa: F811
+def test_at_200_percent_zoom_the_board_is_scrolled_into_view_and_solved(browser, xvfb, sent_clicks, capsys):
     puzzle = puzzle_of(6, 5)
     with practice_page(browser, puzzle, whole_board=False, zoom=2.0) as server:
-        cut = run_cli(xvfb.display)
-        assert cut.returncode == 2 and "bottom" in cut.stderr and server.state().moves == 0, cut.stderr
+        cut = run_here(capsys, xvfb.display)
+        assert cut.returncode == 2 and "bottom" in cut.stderr, cut.stderr
+        assert sent_clicks == [] and server.state().moves == 0
         result = run(Source(display=xvfb.display), Options(scroll=True))
         state = server.wait_for(solved=True, timeout=5)
     assert state.solved and result.ok and result.reading.n == 6
-
-
-def _has_title(display: str, title: str) -> bool:
-    with Desktop(display) as desktop:
-        return any(r.title == title and r.viewable for r in desktop.windows(title))
-
-
-def _wait_until(condition, timeout: float = 10.0) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.05)
-

@@ -13,26 +13,16 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from live import (  # noqa: F401 (module fixtures)
-    ClickRecorder,
-    click_recorder,
-    openbox_chromium,
-    openbox_firefox,
-    openbox_xvfb,
-    place_window,
-    practice_page,
-    screen1_chromium,
-    two_screens,
-    xdotool,
-    xmessage,
-)
+from conftest import ClickRecorder
+from live import place_window, practice_page, wait_until, xdotool, xmessage
 
+from autosolve.browser import Browser
 from autosolve.pipeline import Outcome
+from autosolve.practice.server import PageState
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -63,7 +53,9 @@ def terminal_focused(display: str) -> Iterator[None]:
         yield
 
 
-def assert_solved_by_the_tool(done: subprocess.CompletedProcess[str], state, puzzle: Puzzle) -> None:  # noqa: ANN001
+def assert_solved_by_the_tool(
+    done: subprocess.CompletedProcess[str], state: PageState, puzzle: Puzzle
+) -> None:
     """The page says solved, the tool exited 0 and its message says solved."""
     assert state.solved and state.page_solved, f"page reports {state.states}\n{done.stdout}{done.stderr}"
     assert set(state.queens) == set(search(puzzle).solution.queens)
@@ -71,7 +63,7 @@ def assert_solved_by_the_tool(done: subprocess.CompletedProcess[str], state, puz
     assert any(line in SOLVED_MESSAGES for line in done.stdout.splitlines()), done.stdout
 
 
-def run_on_page(browser, display: str, puzzle: Puzzle, *, move: bool = False,  # noqa: ANN001
+def run_on_page(browser: Browser, display: str, puzzle: Puzzle, *, move: bool = False,
                 **page_options: object) -> subprocess.CompletedProcess[str]:
     """Show `puzzle` on the practice page in `browser` (its window dragged to an offset first
     with `move`), run the tool from a focused terminal, and assert it solved the board."""
@@ -90,18 +82,18 @@ def run_on_page(browser, display: str, puzzle: Puzzle, *, move: bool = False,  #
 
 
 @pytest.mark.parametrize("n", [9, 11])
-def test_chromium_under_openbox_decorated_and_moved_is_solved(n, openbox_chromium, openbox_xvfb):  # noqa: F811
+def test_chromium_under_openbox_decorated_and_moved_is_solved(n, openbox_chromium, openbox_xvfb):
     done = run_on_page(openbox_chromium, openbox_xvfb.display, puzzle_of(n, 1), move=True)
     assert "Chromium" in done.stdout.splitlines()[0]  # "read a 9x9 board from the window '...'"
 
 
-def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):  # noqa: F811
+def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):
     done = run_on_page(openbox_firefox, openbox_xvfb.display, puzzle_of(10, 2), move=True)
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]  # read from the Firefox window
 
 
 @pytest.mark.parametrize("zoom", [0.5, 0.67])
-def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbox_firefox, openbox_xvfb):  # noqa: F811
+def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbox_firefox, openbox_xvfb):
     """Firefox draws a 1 px line at 50% or 67% zoom by where it falls on the pixel grid, and drops
     many: at 50% every vertical cell line. The merged cells are split again by the lattice."""
     done = run_on_page(openbox_firefox, openbox_xvfb.display, puzzle_of(9, 3), zoom=zoom)
@@ -111,36 +103,44 @@ def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbo
 # --- two X screens ------------------------------------------------------------------------
 
 
-def test_click_recorder_sees_a_click_on_screen_0(two_screens, click_recorder: ClickRecorder):  # noqa: F811
+def presses_before_one_of_ours(recorder: ClickRecorder) -> list[tuple[int, int, int]]:
+    """The presses `recorder` got before one we make now at (40, 50): the X server delivers them
+    in order, so once ours is written down every earlier one is too (no sleep, no guess)."""
+    before = len(recorder.presses())
+    xdotool(recorder.display, "mousemove", "--screen", "0", "40", "50", "click", "1")
+    wait_until(lambda: len(recorder.presses()) > before, timeout=5, what="our press on screen 0")
+    *earlier, ours = recorder.presses()
+    assert ours == (40, 50, 1), ours
+    return earlier
+
+
+def test_click_recorder_sees_a_click_on_screen_0(two_screens, click_recorder: ClickRecorder):
     # Without this, "the recorder saw no click" below could mean a recorder that sees nothing.
-    xdotool(two_screens.screen(0), "mousemove", "--screen", "0", "40", "50", "click", "1")
-    deadline = time.monotonic() + 5
-    while not click_recorder.presses() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    assert presses_before_one_of_ours(click_recorder) == []
     assert click_recorder.presses() == [(40, 50, 1)]
 
 
 def test_browser_on_the_second_screen_is_clicked_there_and_never_on_screen_0(
-    screen1_chromium, two_screens, click_recorder: ClickRecorder,  # noqa: F811
+    screen1_chromium, two_screens, click_recorder: ClickRecorder,
 ):
     n = 9
     puzzle = puzzle_of(n, 3)
     with practice_page(screen1_chromium, puzzle) as server:
         done = run_tool(display=two_screens.screen(1))
         state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
-    assert click_recorder.presses() == [], "clicks reached screen 0"
+    assert presses_before_one_of_ours(click_recorder) == [], "clicks reached screen 0"
     assert_solved_by_the_tool(done, state, puzzle)
 
 
 def test_display_of_screen_0_says_the_browser_is_on_the_other_screen(
-    screen1_chromium, two_screens, click_recorder: ClickRecorder,  # noqa: F811
+    screen1_chromium, two_screens, click_recorder: ClickRecorder,
 ):
     puzzle = puzzle_of(9, 4)
     with practice_page(screen1_chromium, puzzle) as server:
         done = run_tool(display=two_screens.screen(0))
         state = server.state()
     assert state.moves == 0 and state.states == server.initial, "the page was clicked"
-    assert click_recorder.presses() == []
+    assert presses_before_one_of_ours(click_recorder) == []
     assert done.returncode == 2, done.stdout + done.stderr
     message = done.stderr.strip().splitlines()[-1]
     assert "error:" in message and two_screens.screen(1) in message, message

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import urllib.parse
 from pathlib import Path
 
 import numpy as np
 import pytest
-from live import browser, practice_page, xdotool, xmessage, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page, wait_until, xdotool, xmessage
 
 from actuator.errors import UnsafeToClick
 from autosolve import pipeline
@@ -68,13 +67,15 @@ def test_a_source_is_one_place_never_two():
             Source(**two)  # type: ignore[arg-type]
 
 
-def test_stopwatch_adds_up_stages_in_order():
+def test_stopwatch_adds_up_stages_in_order(monkeypatch):
+    ticks = iter([0.0, 2.0, 2.0, 2.0, 5.0, 8.0])  # grab 0 -> 2, read 2 -> 2, grab again 5 -> 8
+    monkeypatch.setattr(pipeline.time, "perf_counter", lambda: next(ticks))
     watch = Stopwatch()
-    for name, pause in (("grab", 0.003), ("read", 0.0), ("grab", 0.003)):
+    for name in ("grab", "read", "grab"):
         with watch.stage(name):
-            time.sleep(pause)
+            pass
     assert list(watch.seconds) == ["grab", "read"]
-    assert watch.seconds["grab"] >= 0.006 > watch.seconds["read"]
+    assert watch.seconds == {"grab": 5.0, "read": 0.0}
 
 
 def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
@@ -95,18 +96,18 @@ def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
 # --- live: the practice page in a real Chromium on Xvfb -------------------------------------
 
 
-def test_dry_run_reads_and_plans_but_clicks_nothing(browser, xvfb):  # noqa: F811
+def test_dry_run_reads_and_plans_but_clicks_nothing(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(7, rng=random.Random(7))
     with practice_page(browser, puzzle) as server:
         before = server.state()
         result = pipeline.run(Source(display=xvfb.display), Options(dry_run=True))
-        time.sleep(0.3)
+        assert sent_clicks == []
         assert server.state().states == before.states and server.state().moves == 0
     assert result.solved.unique and result.reading.n == 7
     assert len(result.plan) == 14 and result.clicks == 0
 
 
-def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # noqa: F811
+def test_window_moved_between_capture_and_click_is_refused(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(6))
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         window = pipeline.find_window(desktop)
@@ -115,17 +116,16 @@ def test_window_moved_between_capture_and_click_is_refused(browser, xvfb):  # no
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
         xdotool(xvfb.display, "windowmove", str(window.wid), "40", "30")
         try:
-            _wait_until(lambda: desktop.refresh(window).rect != window.rect)
+            wait_until(lambda: desktop.refresh(window).rect != window.rect)
             with pytest.raises(UnsafeToClick, match="moved"):
                 pipeline.click(desktop, frame, clicks)
-            time.sleep(0.3)
-            assert server.state().moves == 0
+            assert sent_clicks == [] and server.state().moves == 0
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), "0", "0")
-            _wait_until(lambda: desktop.refresh(window).rect == window.rect)
+            wait_until(lambda: desktop.refresh(window).rect == window.rect)
 
 
-def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb):  # noqa: F811
+def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(16))
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
@@ -134,27 +134,19 @@ def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb):  
         covered = pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board")
         with xmessage(xvfb.display, "Reminder", at=(500, 500)), covered:
             pipeline.click(desktop, frame, clicks)
-        time.sleep(0.3)
-        assert server.state().moves == 0
+        assert sent_clicks == [] and server.state().moves == 0
 
 
-def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb):  # noqa: F811
+def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb, sent_clicks):
     start_page = "<title>Queens</title><body style='font:40px sans-serif'><button>Start game</button></body>"
     browser.open("data:text/html," + urllib.parse.quote(start_page))
-    _wait_until(lambda: _title_on(xvfb.display) == "Queens - Chromium")
+    wait_until(lambda: _title_on(xvfb.display) == "Queens - Chromium")
     with pytest.raises(BoardNotVisibleError, match="shows no Queens board.*nothing was clicked"):
         pipeline.run(Source(display=xvfb.display), Options())
+    assert sent_clicks == []
 
 
 def _title_on(display: str) -> str:
     with Desktop(display) as desktop:
         titles = [r.title for r in desktop.windows() if r.is_browser and r.viewable]
     return titles[-1] if titles else ""
-
-
-def _wait_until(condition, timeout: float = 10.0) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.05)

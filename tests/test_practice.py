@@ -1,14 +1,13 @@
 """The practice page: its server API, and the page itself in a real headless Chromium.
 
-The browser tests drive Chromium over the DevTools protocol on a pipe (``--remote-debugging-pipe``,
-stdlib only): they press cells with real mouse events and read back what the page reported.
+The browser tests drive a headless Chromium over DevTools (autosolve/browser.py): they press
+cells with real mouse events and read back what the page reported.
 """
 
 from __future__ import annotations
 
+import base64
 import json
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,9 +19,10 @@ from io import BytesIO
 
 import numpy as np
 import pytest
-from conftest import require_tool
+from conftest import have_chromium, require_tool
 from PIL import Image
 
+from autosolve.browser import Chromium, find_chromium
 from autosolve.cli import main
 from autosolve.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, region_colours
 from solver.errors import QueensError
@@ -216,106 +216,39 @@ def test_the_command_serves_a_generated_puzzle_and_prints_its_url():
 
 
 def need_chromium() -> str:
-    path = shutil.which("chromium")
-    require_tool(path is not None, "chromium")
-    assert path is not None
-    return path
-
-
-class DevTools:
-    """Headless Chromium driven over ``--remote-debugging-pipe`` (NUL-separated JSON on fds 3/4)."""
-
-    def __init__(self, chromium: str, width: int = 900, height: int = 1100) -> None:
-        self.profile = tempfile.mkdtemp(prefix="practice-chromium-")
-        to_chrome_r, self._to_chrome = os.pipe()
-        self._from_chrome, from_chrome_w = os.pipe()
-
-        def plumb() -> None:  # chromium reads commands on fd 3 and answers on fd 4
-            os.dup2(to_chrome_r, 3)
-            os.dup2(from_chrome_w, 4)
-
-        self.process = subprocess.Popen(
-            [chromium, *CHROMIUM_FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
-             f"--window-size={width},{height}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=plumb, pass_fds=(3, 4),
-        )
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self._buffer = b""
-        self._next_id = 0
-        self.session = ""
-
-    def open(self, url: str) -> None:
-        target = self.call("Target.createTarget", url=url, session=False)["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True, session=False)[
-            "sessionId"
-        ]
-
-    def call(self, method: str, session: bool = True, **params: object) -> dict:
-        self._next_id += 1
-        message: dict[str, object] = {"id": self._next_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = self.session
-        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
-        while True:
-            answer = self._read()
-            if answer.get("id") == self._next_id:
-                if "error" in answer:
-                    raise RuntimeError(f"{method}: {answer['error']}")
-                return answer["result"]
-
-    def _read(self) -> dict:
-        while b"\0" not in self._buffer:
-            chunk = os.read(self._from_chrome, 1 << 16)
-            if not chunk:
-                raise RuntimeError("chromium closed the DevTools pipe")
-            self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def evaluate(self, expression: str) -> object:
-        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    def mouse(self, kind: str, x: float, y: float, **extra: object) -> None:
-        """One mouse event with the left button (``mousePressed``, ``mouseMoved``, ...)."""
-        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", **extra)
-
-    def press(self, x: float, y: float) -> None:
-        self.mouse("mousePressed", x, y, clickCount=1)
-        self.mouse("mouseReleased", x, y, clickCount=1)
-
-    def screenshot(self) -> np.ndarray:
-        import base64
-
-        data = self.call("Page.captureScreenshot", format="png")["data"]
-        return np.asarray(Image.open(BytesIO(base64.b64decode(data))).convert("RGB"))
-
-    def close(self) -> None:
-        os.close(self._to_chrome)
-        os.close(self._from_chrome)
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.profile, ignore_errors=True)
+    """The Chromium executable, for the tests that run it once (--dump-dom, --screenshot)."""
+    require_tool(have_chromium(), "Chromium")
+    return find_chromium()
 
 
 @pytest.fixture
-def browser() -> Iterator[DevTools]:
-    tools = DevTools(need_chromium())
-    try:
-        yield tools
-    finally:
-        tools.close()
+def headless() -> Iterator[Chromium]:
+    """A headless Chromium of its own for each test (900x1100 CSS pixels), driven over DevTools."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
+        yield chromium.start("about:blank")
 
 
-def open_page(browser: DevTools, server: PracticeServer) -> list[tuple[float, float]]:
+def mouse(headless: Chromium, kind: str, x: float, y: float, **extra: object) -> None:
+    """One mouse event with the left button (``mousePressed``, ``mouseMoved``, ...)."""
+    headless.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", **extra)
+
+
+def press(headless: Chromium, x: float, y: float) -> None:
+    mouse(headless, "mousePressed", x, y, clickCount=1)
+    mouse(headless, "mouseReleased", x, y, clickCount=1)
+
+
+def screenshot(headless: Chromium) -> np.ndarray:
+    data = headless.call("Page.captureScreenshot", format="png")["data"]
+    return np.asarray(Image.open(BytesIO(base64.b64decode(data))).convert("RGB"))
+
+
+def open_page(headless: Chromium, server: PracticeServer) -> list[tuple[float, float]]:
     """Load the page, wait for its first report; return each cell's centre in reading order."""
-    browser.open(server.url)
+    headless.open(server.url)
     server.wait_for_page(timeout=20)
-    centres = browser.evaluate(
+    centres = headless.evaluate(
         "[...document.querySelectorAll('#board .cell')].map(e => {"
         "const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })"
     )
@@ -332,49 +265,49 @@ def palette_pixels(image: np.ndarray) -> dict[str, int]:
     return {colour: found.get(int(colour[1:], 16), 0) for colour in REGION_COLOURS}
 
 
-def test_each_press_cycles_empty_x_queen_empty_and_the_server_sees_it(browser):
+def test_each_press_cycles_empty_x_queen_empty_and_the_server_sees_it(headless):
     with PracticeServer(FIVE) as server:
-        cells = open_page(browser, server)
+        cells = open_page(headless, server)
         assert len(cells) == 25
         seen = []
         for presses in (1, 2, 3):
-            browser.press(*cells[6])
+            press(headless, *cells[6])
             state = server.wait_for(lambda s, presses=presses: s.moves == presses, timeout=5)
             seen.append(state.states[1][1])
-        browser.evaluate("document.querySelectorAll('#board .cell')[7].click()")  # script: no pointer
+        headless.evaluate("document.querySelectorAll('#board .cell')[7].click()")  # script: no pointer
         scripted = server.wait_for(lambda s: s.moves == 4, timeout=5)
     assert seen == ["x", "Q", "."]
     assert scripted.states[1] == "..x.."
 
 
-def test_fast_presses_are_all_counted_and_clicking_the_answer_solves_with_gold_crowns(browser):
+def test_fast_presses_are_all_counted_and_clicking_the_answer_solves_with_gold_crowns(headless):
     with PracticeServer(FIVE, win_screen="none") as server:  # no results card over the crowns
-        cells = open_page(browser, server)
+        cells = open_page(headless, server)
         for r, c in FIVE_ANSWER:  # two presses each, back to back: x then queen
-            browser.press(*cells[r * 5 + c])
-            browser.press(*cells[r * 5 + c])
+            press(headless, *cells[r * 5 + c])
+            press(headless, *cells[r * 5 + c])
         state = server.wait_for(solved=True, timeout=10)
-        banner = browser.evaluate("(b => b.hidden ? '' : b.textContent)(document.getElementById('banner'))")
-        shot = browser.screenshot()
+        banner = headless.evaluate("(b => b.hidden ? '' : b.textContent)(document.getElementById('banner'))")
+        shot = screenshot(headless)
     assert state.page_solved and state.moves == 10 and state.queens == tuple(FIVE_ANSWER)
     assert isinstance(banner, str) and banner.startswith("You win!")
     gold = (np.abs(shot.astype(int) - (0xE8, 0xB4, 0x00)).sum(axis=2) < 30).sum()
     assert gold > 5 * 40  # five gold crowns on the board
 
 
-def test_locked_queens_ignore_presses_and_undo_and_clear_restore_marks(browser):
+def test_locked_queens_ignore_presses_and_undo_and_clear_restore_marks(headless):
     initial = ["x........", "...Q....."] + ["." * 9] * 7
     with PracticeServer(LEVEL, initial=initial) as server:
-        cells = open_page(browser, server)
+        cells = open_page(headless, server)
         first = server.state()
-        browser.press(*cells[0 * 9 + 7])  # the locked queen
-        browser.press(*cells[8 * 9 + 8])  # an empty cell: x
+        press(headless, *cells[0 * 9 + 7])  # the locked queen
+        press(headless, *cells[8 * 9 + 8])  # an empty cell: x
         after_press = server.wait_for(lambda s: s.states[8][8] == "x", timeout=5)
-        browser.evaluate("document.getElementById('undo').click()")
+        headless.evaluate("document.getElementById('undo').click()")
         undone = server.wait_for(lambda s: s.states[8][8] == ".", timeout=5)
-        browser.evaluate("document.getElementById('clear').click()")
+        headless.evaluate("document.getElementById('clear').click()")
         cleared = server.wait_for(lambda s: "Q" not in "".join(s.states), timeout=5)
-        conflicts = browser.evaluate("document.querySelectorAll('#board .cell.conflict').length")
+        conflicts = headless.evaluate("document.querySelectorAll('#board .cell.conflict').length")
     assert first.states[:2] == ("x......L.", ".L.Q.....")
     assert after_press.states[0][7] == "L" and after_press.moves == 1
     assert undone.states[1][3] == "Q"
@@ -419,16 +352,16 @@ def test_screenshot_shows_one_palette_colour_per_region(dark, tmp_path):
     assert background in ((0x1B, 0x1F, 0x23), None)
 
 
-def test_dragging_from_a_new_x_marks_the_empty_cells_passed_and_one_undo_removes_them(browser):
+def test_dragging_from_a_new_x_marks_the_empty_cells_passed_and_one_undo_removes_them(headless):
     with PracticeServer(FIVE, initial=["..Q..", ".....", ".....", ".....", "....."]) as server:
-        cells = open_page(browser, server)
+        cells = open_page(headless, server)
         (x0, y0), (x3, y3) = cells[0], cells[3]
-        browser.mouse("mousePressed", x0, y0, clickCount=1)
+        mouse(headless, "mousePressed", x0, y0, clickCount=1)
         for step in range(1, 13):
-            browser.mouse("mouseMoved", x0 + (x3 - x0) * step / 12, y0, buttons=1)
-        browser.mouse("mouseReleased", x3, y3, clickCount=1)
+            mouse(headless, "mouseMoved", x0 + (x3 - x0) * step / 12, y0, buttons=1)
+        mouse(headless, "mouseReleased", x3, y3, clickCount=1)
         dragged = server.wait_for(lambda s: s.moves == 3, timeout=5)
-        browser.evaluate("document.getElementById('undo').click()")
+        headless.evaluate("document.getElementById('undo').click()")
         undone = server.wait_for(lambda s: s.moves == 4, timeout=5)
     assert dragged.states[0] == "xxQx."  # the queen is passed over, not marked
     assert undone.states[0] == "..Q.."
@@ -446,13 +379,13 @@ SIZES_JS = """(() => {
 })()"""
 
 
-def test_cells_marks_and_hover_have_the_look_the_vision_renderer_copies(browser):
+def test_cells_marks_and_hover_have_the_look_the_vision_renderer_copies(headless):
     puzzle = Puzzle.from_rows(FIVE.label_rows(), given=[(0, 4)])
     with PracticeServer(puzzle, initial=["x.Q..", ".....", ".....", ".....", "....."]) as server:
-        cells = open_page(browser, server)
-        sizes = browser.evaluate(SIZES_JS)
-        browser.mouse("mouseMoved", *cells[12])
-        hovered = browser.evaluate("getComputedStyle(document.querySelectorAll('#board .cell')[12]).filter")
+        cells = open_page(headless, server)
+        sizes = headless.evaluate(SIZES_JS)
+        mouse(headless, "mouseMoved", *cells[12])
+        hovered = headless.evaluate("getComputedStyle(document.querySelectorAll('#board .cell')[12]).filter")
     assert isinstance(sizes, dict)
     assert sizes["cell"] == [56, 56] and sizes["border"] == "3px"
     assert sizes["xmark"][0] == pytest.approx(0.4 * 56, abs=1)  # bars at 45 degrees: ~30% across

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from live import browser, xdotool, xvfb  # noqa: F401 (module fixtures)
+from live import xdotool
 from test_practice_page_options import board_box, grab, shown
 
 from autosolve.practice.server import PracticeServer
@@ -84,7 +84,7 @@ def test_a_new_puzzle_of_the_chosen_difficulty_replaces_the_board():
     assert status_bad == 400 and "easy, medium or hard" in bad["error"]
 
 
-def test_the_hint_button_outlines_the_cells_the_step_lets_you_mark(browser):  # noqa: F811
+def test_the_hint_button_outlines_the_cells_the_step_lets_you_mark(browser):
     with shown(browser, SIX) as server:
         _, answer = post(server, "/api/hint", {"states": ["......"] * 6})
         xdotool(browser.display, "key", "Tab", "Tab", "Tab", "Tab", "Return")  # theme, Undo, Clear, Hint

@@ -2,7 +2,7 @@
 server that bad requests cannot hurt.
 
 The first part talks HTTP to a real server on loopback; the second shows each option on screen in
-one real Chromium on Xvfb (tests/live.py fixtures) and clicks it with pyautogui, as the tool does.
+one real Chromium on Xvfb (the conftest.py fixtures) and clicks it with pyautogui, as the tool does.
 """
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 
 import numpy as np
 import pytest
 from conftest import require_tool
-from live import browser, practice_page, xvfb  # noqa: F401 (module fixtures)
+from live import practice_page, wait_painted, wait_until
 
 from autosolve.cli import main
-from autosolve.practice.server import REGION_COLOURS, PageOptions, PracticeServer
+from autosolve.practice.server import REGION_COLOURS, PageOptions, PageState, PracticeServer
 from solver.errors import QueensError
-from solver.puzzle import Puzzle
+from solver.puzzle import Cell, Puzzle
 
 # A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -141,14 +142,16 @@ def test_reports_the_parser_cannot_take_are_a_400_not_a_crash(body, capsys):
 
 def test_a_client_that_resets_the_connection_leaves_no_traceback(capsys):
     with PracticeServer(FIVE) as server:
+        serving = threading.active_count()  # with the server's own thread
         for _ in range(3):
             client = socket.create_connection((server.host, server.port), timeout=5)
             client.sendall(b"POST /api/state HTTP/1.1\r\nContent-Type: application/json\r\n"
                            b"Content-Length: 500\r\n\r\n{\"seq\": 1")
-            time.sleep(0.05)  # the handler is now reading the body
+            wait_until(lambda: threading.active_count() > serving, what="a handler for the connection")
             client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             client.close()  # SO_LINGER 0: the close is a reset (RST), not a goodbye
-        time.sleep(0.2)
+            # the handler has met the reset (and said whatever it says about it) once it ends
+            wait_until(lambda: threading.active_count() == serving, what="the handler to end")
         good, _ = post(server, json.dumps(report_body()))
     assert good == 200
     assert capsys.readouterr().err == ""
@@ -163,11 +166,9 @@ def test_stalled_connections_time_out_and_hold_at_most_the_connection_limit():
         try:
             for _ in range(12):  # connect and say nothing
                 stalled.append(socket.create_connection((server.host, server.port), timeout=5))
-            time.sleep(0.3)
+            refused = [_read_all(sock) for sock in stalled[4:]]  # answered: all 12 were taken in
             threads_held = threading.active_count() - threads_before - 1  # - the serving thread
-            refused = [_read_all(sock) for sock in stalled[4:]]
-            time.sleep(1.5)  # past the time limit: the first four are let go
-            dropped_by_server = [_read_all(sock) for sock in stalled[:4]]
+            dropped_by_server = [_read_all(sock) for sock in stalled[:4]]  # closed at the time limit
             status, _ = post(server, json.dumps(report_body()))
         finally:
             for sock in stalled:
@@ -179,12 +180,14 @@ def test_stalled_connections_time_out_and_hold_at_most_the_connection_limit():
 
 
 def _read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection; TimeoutError when it keeps
+    it open for 3 s."""
     sock.settimeout(3)
     chunks = []
     try:
         while chunk := sock.recv(4096):
             chunks.append(chunk)
-    except OSError:
+    except ConnectionResetError:
         pass
     return b"".join(chunks)
 
@@ -218,7 +221,7 @@ PALETTE = np.array([int(colour[1:], 16) for colour in REGION_COLOURS])
 
 
 @contextmanager
-def shown(browser, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:  # noqa: F811
+def shown(browser, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:
     """The page in `browser`, reported and painted; no vision needed (thin borders and zoom are
     what the reader may not take yet), the board is found by its palette colours."""
     with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
@@ -231,7 +234,7 @@ def shown(browser, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer
             browser.open("about:blank")
 
 
-def wait_for_board_box(browser, timeout: float = 10.0) -> None:  # noqa: F811
+def wait_for_board_box(browser, timeout: float = 10.0) -> None:
     """Wait until the Queens window is up and shows a board."""
     deadline = time.monotonic() + timeout
     while True:
@@ -245,7 +248,7 @@ def wait_for_board_box(browser, timeout: float = 10.0) -> None:  # noqa: F811
         time.sleep(0.1)
 
 
-def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:  # noqa: F811
+def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:
     """The Queens window's pixels (RGB) and the screen position of its top-left pixel."""
     from capture import Desktop
 
@@ -280,7 +283,7 @@ def cell_centre(
     return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
 
 
-def clicker(browser):  # noqa: F811
+def clicker(browser):
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
     from actuator.clicker import load_pyautogui
 
@@ -290,7 +293,16 @@ def clicker(browser):  # noqa: F811
     return gui
 
 
-def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int, int]], n: int) -> None:  # noqa: F811
+def one_more_press_counted(
+    gui: ModuleType, server: PracticeServer, cell: Cell, point: tuple[int, int]
+) -> PageState:
+    """Press the empty `cell` (at screen `point`) once and return the page's state once it shows
+    the X mark there: presses reach the page in order, so every earlier one is counted by then."""
+    gui.click(*point)
+    return server.wait_for(lambda s: s.states[cell[0]][cell[1]] == "x", timeout=5)
+
+
+def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int, int]], n: int) -> None:
     pixels, at = grab(browser)
     box = board_box(pixels)
     assert box is not None
@@ -300,7 +312,7 @@ def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int,
     server.wait_for(solved=True, timeout=10)
 
 
-def test_the_win_dialog_covers_the_board_cells_and_closing_it_shows_the_board(browser):  # noqa: F811
+def test_the_win_dialog_covers_the_board_cells_and_closing_it_shows_the_board(browser):
     with practice_page(browser, FIVE, win_screen="dialog", win_delay_ms=300) as server:
         pixels, at = grab(browser)
         box = board_box(pixels)
@@ -310,24 +322,20 @@ def test_the_win_dialog_covers_the_board_cells_and_closing_it_shows_the_board(br
         press_answer(browser, server, FIVE_ANSWER, 5)
         assert not server.state().win_shown  # the page animates first (win_delay_ms)
         server.wait_for(lambda s: s.win_shown, timeout=5)
-        # the page reports the dialog as soon as it adds it; the paint may follow a frame later
-        deadline = time.monotonic() + 3
+        wait_painted(browser)  # the page reports the dialog as soon as it adds it, before its paint
         covered = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
-        while covered >= 0.05 and time.monotonic() < deadline:
-            time.sleep(0.05)
-            covered = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
         # the close button: 8 px in from the card's corner, the card 6% in from the board's
         gui = clicker(browser)
         gui.click(at[0] + x + int(w * 0.94) - 24, at[1] + y + int(h * 0.06) + 24)
         closed = server.wait_for(lambda s: not s.win_shown, timeout=5)
-        time.sleep(0.2)
+        wait_painted(browser)
         again = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
     assert before > 0.7  # the board: region colours almost everywhere
     assert covered < 0.05  # the card and the dimmed backdrop: no region colour left
     assert closed.solved and again > 0.6
 
 
-def test_replace_hides_the_board_and_none_leaves_it(browser):  # noqa: F811
+def test_replace_hides_the_board_and_none_leaves_it(browser):
     seen = {}
     for kind in ("replace", "none"):
         with practice_page(browser, FIVE, win_screen=kind) as server:
@@ -336,8 +344,7 @@ def test_replace_hides_the_board_and_none_leaves_it(browser):  # noqa: F811
             press_answer(browser, server, FIVE_ANSWER, 5)
             if kind == "replace":
                 server.wait_for(lambda s: s.win_shown, timeout=5)
-            else:
-                time.sleep(0.3)
+            wait_painted(browser)
             board_colour = palette_mask(grab(browser)[0][y : y + h, x : x + w]).mean()
             seen[kind] = (server.state().win_shown, board_colour)
     assert seen["replace"][0] and seen["replace"][1] < 0.05
@@ -345,23 +352,24 @@ def test_replace_hides_the_board_and_none_leaves_it(browser):  # noqa: F811
 
 
 @pytest.mark.parametrize("input_mode", ["pointer", "click"])
-def test_two_clicks_zero_ms_apart_on_one_cell_leave_a_queen(browser, input_mode):  # noqa: F811
+def test_two_clicks_zero_ms_apart_on_one_cell_leave_a_queen(browser, input_mode):
     with practice_page(browser, FIVE, input_mode=input_mode) as server:
         pixels, at = grab(browser)
         box = board_box(pixels)
-        clicker(browser).click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
-        state = server.wait_for(lambda s: s.moves >= 2, timeout=5)
-        time.sleep(0.2)  # a third press (the dblclick taken as one) would show up by now
-    assert server.state().moves == 2 and state.states[2][2] == "Q" and state.dropped == 0
+        gui = clicker(browser)
+        gui.click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
+        state = one_more_press_counted(gui, server, (0, 0), cell_centre(box, 5, (0, 0), at))
+    # a third press on (2, 2) (the dblclick taken as one more) would have come before ours
+    assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0
 
 
-def test_a_busy_page_drops_a_second_quick_press(browser):  # noqa: F811
+def test_a_busy_page_drops_a_second_quick_press(browser):
     with practice_page(browser, FIVE, drop_gap_ms=250) as server:
         pixels, at = grab(browser)
         gui = clicker(browser)
         gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
         quick = server.wait_for(lambda s: s.dropped == 1, timeout=5)
-        time.sleep(0.3)
+        time.sleep(0.3)  # not a wait: the input itself, a press more than drop_gap_ms after the last
         gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at))
         slow = server.wait_for(lambda s: s.moves == 2, timeout=5)
     assert quick.states[2][2] == "x" and quick.moves == 1
@@ -379,7 +387,7 @@ def _line_widths(pixels: np.ndarray, box: tuple[int, int, int, int]) -> list[int
     return list(np.nonzero(edges == -1)[0] - np.nonzero(edges == 1)[0])
 
 
-def test_thin_borders_are_one_pixel(browser):  # noqa: F811
+def test_thin_borders_are_one_pixel(browser):
     widths = {}
     for thin in (False, True):
         with shown(browser, FIVE, thin_borders=thin):
@@ -389,7 +397,7 @@ def test_thin_borders_are_one_pixel(browser):  # noqa: F811
     assert widths[True] and set(widths[True]) == {1}
 
 
-def test_buttons_sit_right_under_the_board_about_a_cell_in_size(browser):  # noqa: F811
+def test_buttons_sit_right_under_the_board_about_a_cell_in_size(browser):
     found = {}
     for buttons in (False, True):
         with shown(browser, FIVE, buttons=buttons):
@@ -405,7 +413,7 @@ def test_buttons_sit_right_under_the_board_about_a_cell_in_size(browser):  # noq
     assert len(found[True]) == 5 and all(28 <= width <= 36 for width in found[True])
 
 
-def test_zoom_scales_the_board_as_browser_zoom_does(browser):  # noqa: F811
+def test_zoom_scales_the_board_as_browser_zoom_does(browser):
     sizes = {}
     for zoom in (0.5, 1.0, 1.5):
         with shown(browser, FIVE, zoom=zoom):
@@ -465,13 +473,13 @@ class _Screen:
 
 
 @pytest.mark.parametrize("input_mode", ["pointer", "click"])
-def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(xvfb, input_mode):  # noqa: F811
+def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(xvfb, input_mode):
     screen = _Screen(xvfb.display)
     with PracticeServer(FIVE, input_mode=input_mode) as server, firefox(xvfb.display, server.url):
         server.wait_for_page(timeout=40)
         wait_for_board_box(screen, timeout=20)
         pixels, at = grab(screen)
-        clicker(screen).click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
-        state = server.wait_for(lambda s: s.moves >= 2, timeout=5)
-        time.sleep(0.2)
-    assert server.state().moves == 2 and state.states[2][2] == "Q" and state.dropped == 0
+        gui = clicker(screen)
+        gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
+        state = one_more_press_counted(gui, server, (0, 0), cell_centre(board_box(pixels), 5, (0, 0), at))
+    assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0

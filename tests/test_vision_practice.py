@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import require_tool
 
-from autosolve.demo import CHROMIUM_NAMES
+from autosolve.browser import CHROMIUM_NAMES
 from autosolve.practice.server import PracticeServer
 from solver.generate import generate_puzzle
 from solver.puzzle import Cell, Puzzle

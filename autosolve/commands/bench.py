@@ -11,7 +11,7 @@ from pathlib import Path
 
 import autosolve
 from autosolve.cli import time_limit
-from solver.bench import FileReport, bench_file, default_files, format_report, report_json
+from benchmarks.solve_times import FileReport, bench_file, default_files, format_report, report_json
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
 
