@@ -18,19 +18,6 @@ from solver.puzzle import Cell, Puzzle
 # Resolves once the page has been drawn twice more: what is on screen is what the page holds.
 TWO_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
-_wait_for_title = wait_for_window  # transitional, for test_capture.py
-
-
-def __getattr__(name: str) -> object:
-    """Transitional: test_capture.py and test_web_game_e2e.py still import the fixtures `browser`
-    and `xvfb` from here (they are in conftest.py now, found by name); delete once they do not."""
-    if name in ("browser", "xvfb"):
-        import conftest
-
-        return getattr(conftest, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 @contextmanager
 def practice_page(
     browser: Chromium,

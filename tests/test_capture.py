@@ -10,7 +10,7 @@ import urllib.parse
 
 import numpy as np
 import pytest
-from live import browser, xmessage, xvfb  # noqa: F401 (module fixtures)
+from live import xmessage
 
 from capture import (
     Desktop,
@@ -189,15 +189,15 @@ BLUE_PAGE = "data:text/html," + urllib.parse.quote(
 
 
 @pytest.fixture(scope="module")
-def blue_page(browser):  # noqa: F811
+def blue_page(browser):
     browser.open(BLUE_PAGE)
-    from live import _wait_for_title
+    from autosolve.browser import wait_for_window
 
-    _wait_for_title(browser.display, "Queens - Chromium")
+    wait_for_window(browser.display, "Queens - Chromium")
     return browser
 
 
-def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xvfb):  # noqa: F811
+def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xvfb):
     with xmessage(xvfb.display, "queens-autosolve: Queens"), Desktop(xvfb.display) as desktop:
         titles = [r.title for r in desktop.windows("Queens") if r.viewable]
         assert "queens-autosolve: Queens" in titles  # the decoy is really there, above the browser
@@ -206,7 +206,7 @@ def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xv
     assert found.rect == Rect(0, 0, 1200, 1040)
 
 
-def test_window_option_refuses_a_non_browser_window_unless_any_window(blue_page, xvfb):  # noqa: F811
+def test_window_option_refuses_a_non_browser_window_unless_any_window(blue_page, xvfb):
     with xmessage(xvfb.display, "Practice notes"), Desktop(xvfb.display) as desktop:
         with pytest.raises(NotABrowserError, match="not a web browser.*--any-window"):
             desktop.find_window("practice notes")
@@ -214,7 +214,7 @@ def test_window_option_refuses_a_non_browser_window_unless_any_window(blue_page,
         assert desktop.find_window().title == "Queens - Chromium"
 
 
-def test_grab_window_gives_rgb_pixels_where_the_window_is(blue_page, xvfb):  # noqa: F811
+def test_grab_window_gives_rgb_pixels_where_the_window_is(blue_page, xvfb):
     with Desktop(xvfb.display) as desktop:
         win = desktop.find_window()
         frame = desktop.grab_window(win)
@@ -225,19 +225,19 @@ def test_grab_window_gives_rgb_pixels_where_the_window_is(blue_page, xvfb):  # n
     assert tuple(frame.rgb[1000, 600]) == (0x33, 0x66, 0xCC)
 
 
-def test_grab_screen_covers_the_display(blue_page, xvfb):  # noqa: F811
+def test_grab_screen_covers_the_display(blue_page, xvfb):
     with Desktop(xvfb.display) as desktop:
         frame = desktop.grab_screen()
     assert frame.rgb.shape == (1080, 1920, 3) and frame.window is None
     assert tuple(frame.rgb[1000, 600]) == (0x33, 0x66, 0xCC)
 
 
-def test_no_matching_window_lists_the_titles_on_screen(blue_page, xvfb):  # noqa: F811
+def test_no_matching_window_lists_the_titles_on_screen(blue_page, xvfb):
     with Desktop(xvfb.display) as desktop, pytest.raises(WindowNotFoundError, match="'Queens - Chromium'"):
         desktop.find_window("Sudoku")
 
 
-def test_minimised_window_is_reported_not_grabbed(xvfb):  # noqa: F811
+def test_minimised_window_is_reported_not_grabbed(xvfb):
     from Xlib import X, Xatom
     from Xlib.display import Display
 

@@ -19,7 +19,7 @@ from solver.puzzle import (
 )
 from solver.regions import grow_regions, random_regions
 
-# A 5x5 board and one of its answers (found by solver.baseline).
+# A 5x5 board and one of its answers (found by benchmarks/baseline.py).
 BOARD_5 = ["AABBB", "AACCB", "DDCCE", "DDDEE", "DDDEE"]
 ANSWER_5 = [(0, 1), (1, 4), (2, 2), (3, 0), (4, 3)]
 

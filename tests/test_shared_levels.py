@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from conftest import shared_path
 
+from benchmarks.solve_times import expected_count
 from solver import read_puzzles, search
-from solver.bench import expected_count
 from solver.puzzle import is_solution
 
 pytestmark = pytest.mark.shared

@@ -169,7 +169,7 @@ def test_bench_json_has_files_sizes_total_and_failures(capsys, tmp_path):
 
 
 def test_bench_stops_the_baseline_at_its_budget(capsys, tmp_path):
-    from solver.bench import bench_file
+    from benchmarks.solve_times import bench_file
 
     path = tmp_path / "stars.txt"
     # A 10x10 two-star board: the plain backtracker needs far longer than 0.05 s to count it.
@@ -183,11 +183,11 @@ def test_bench_stops_the_baseline_at_its_budget(capsys, tmp_path):
 
 
 def test_bench_reports_a_baseline_that_disagrees(capsys, tmp_path, monkeypatch):
-    import solver.bench
+    import benchmarks.solve_times
 
     path = tmp_path / "one.txt"
     path.write_text("ABBB\nABCC\nDDCC\nDDDD\n")
-    monkeypatch.setattr(solver.bench, "baseline_count", lambda puzzle, limit: (2, None))
+    monkeypatch.setattr(benchmarks.solve_times, "baseline_count", lambda puzzle, limit: (2, None))
     status, out, _ = run(capsys, "bench", str(path))
     assert status == 1 and "baseline counts 2, solver 1" in out
 
@@ -200,7 +200,7 @@ def test_bench_refuses_a_bad_budget(capsys, tmp_path):
 
 
 def test_baseline_text_survives_runs_too_fast_to_time():
-    from solver.bench import BaselineRun, baseline_text
+    from benchmarks.solve_times import BaselineRun, baseline_text
 
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.0, 0.001, 3.0))
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.002, 0.0, 3.0))

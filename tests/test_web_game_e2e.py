@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from live import browser, xdotool, xvfb  # noqa: F401 (module fixtures)
+from live import xdotool
 
 from autosolve.web.game import GameServer
 from solver.errors import QueensError
@@ -32,12 +32,11 @@ WAIT = 30.0  # seconds before a wait is a failure (a hang guard, not a speed che
 
 
 @contextmanager
-def game_page(browser, **settings: object) -> Iterator[tuple[GameServer, str]]:  # noqa: F811
+def game_page(browser, **settings: object) -> Iterator[tuple[GameServer, str]]:
     """The page in `browser` with its first game started from `settings`; yields the server and
     the game's id once the board is on screen."""
     with GameServer() as server:
-        # ";" between settings: Chromium's DevTools /json/new cuts an address at its first "&".
-        browser.open(server.url + "?" + urlencode(settings).replace("&", ";"))
+        browser.open(server.url + "?" + urlencode(settings))
         try:
             game_id = wait_until(lambda: server.store.ids()[0] if len(server.store) else None)
             assert api_state(server, game_id)["mode"] == settings.get("mode", "easy")
@@ -47,7 +46,7 @@ def game_page(browser, **settings: object) -> Iterator[tuple[GameServer, str]]: 
             browser.open("about:blank")
 
 
-def wait_until(probe, timeout: float = WAIT):  # noqa: ANN001, ANN201
+def wait_until(probe, timeout: float = WAIT):
     """Poll `probe` until it returns something truthy; that value."""
     deadline = time.monotonic() + timeout
     while True:
@@ -65,7 +64,7 @@ def api_state(server: GameServer, game_id: str) -> dict:
         return json.load(response)
 
 
-def has_window(browser) -> bool:  # noqa: F811
+def has_window(browser) -> bool:
     from capture import Desktop
 
     try:
@@ -76,7 +75,7 @@ def has_window(browser) -> bool:  # noqa: F811
         return False
 
 
-def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:  # noqa: F811
+def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:
     """The game window's pixels (RGB) and the screen position of its top-left pixel."""
     from capture import Desktop
 
@@ -98,7 +97,7 @@ def board_box(pixels: np.ndarray) -> tuple[int, int, int, int] | None:
     return int(left), int(top), int(right - left + 1), int(bottom - top + 1)
 
 
-def cell_centre(browser, n: int, cell: tuple[int, int]) -> tuple[int, int]:  # noqa: F811
+def cell_centre(browser, n: int, cell: tuple[int, int]) -> tuple[int, int]:
     pixels, at = grab(browser)
     box = board_box(pixels)
     assert box is not None, "no board on screen"
@@ -106,7 +105,7 @@ def cell_centre(browser, n: int, cell: tuple[int, int]) -> tuple[int, int]:  # n
     return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
 
 
-def clicker(browser):  # noqa: F811, ANN201
+def clicker(browser):
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
     from actuator.clicker import load_pyautogui
 
@@ -120,7 +119,7 @@ def queens_of(state: dict, player: int) -> list[tuple[int, int]]:
     return [(q["row"], q["col"]) for q in state["queens"] if q["player"] == player]
 
 
-def my_turn_or_over(server: GameServer, game_id: str, placed: int):  # noqa: ANN201
+def my_turn_or_over(server: GameServer, game_id: str, placed: int):
     """The state once the page has placed `placed` queens for the human and the AI has answered
     (or the game is over)."""
     def probe() -> dict | None:
@@ -132,13 +131,13 @@ def my_turn_or_over(server: GameServer, game_id: str, placed: int):  # noqa: ANN
     return wait_until(probe)
 
 
-def game_over_shown(browser) -> bool:  # noqa: F811
+def game_over_shown(browser) -> bool:
     return int(colour_mask(grab(browser)[0], OVER).sum()) > 2000
 
 
 @pytest.mark.parametrize(("mode", "n", "level", "seed"),
                          [("easy", 7, "greedy", 3), ("hard", 6, "perfect", 4), ("hard", 8, "random", 5)])
-def test_a_whole_game_against_the_ai_played_by_clicking(browser, mode, n, level, seed):  # noqa: F811
+def test_a_whole_game_against_the_ai_played_by_clicking(browser, mode, n, level, seed):
     rng = random.Random(seed)
     settings = {"n": n, "mode": mode, "seed": seed, "opponent": "ai", "first": "human", "level": level}
     with game_page(browser, **settings) as (server, game_id):
@@ -157,7 +156,7 @@ def test_a_whole_game_against_the_ai_played_by_clicking(browser, mode, n, level,
         assert len(state["queens"]) in (2 * len(clicked) - 1, 2 * len(clicked))
 
 
-def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):  # noqa: F811
+def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):
     settings = {"n": 6, "mode": "easy", "seed": 8, "opponent": "ai", "first": "ai", "level": "greedy"}
     with game_page(browser, **settings) as (server, game_id):
         state = wait_until(lambda: (s := api_state(server, game_id))["queens"] and s)
@@ -175,7 +174,7 @@ def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):  # 
 UNDO = (0xEF, 0xE9, 0xFF)  # the Undo button's background (game.css #undo)
 
 
-def undo_button(browser) -> tuple[int, int]:  # noqa: F811
+def undo_button(browser) -> tuple[int, int]:
     """The screen point at the middle of the Undo button, found by its colour."""
     pixels, at = grab(browser)
     ys, xs = np.nonzero(colour_mask(pixels, UNDO))
@@ -183,7 +182,7 @@ def undo_button(browser) -> tuple[int, int]:  # noqa: F811
     return at[0] + int(np.median(xs)), at[1] + int(np.median(ys))
 
 
-def test_keyboard_arrows_and_enter_place_a_queen(browser):  # noqa: F811
+def test_keyboard_arrows_and_enter_place_a_queen(browser):
     settings = {"n": 6, "mode": "hard", "seed": 2, "opponent": "pvp"}
     with game_page(browser, **settings) as (server, game_id):
         clicker(browser).click(*cell_centre(browser, 6, (0, 0)))  # a queen there, and the focus
@@ -195,7 +194,7 @@ def test_keyboard_arrows_and_enter_place_a_queen(browser):  # noqa: F811
         assert queens_of(after, 2) == [(target["row"], target["col"])]
 
 
-def test_each_region_has_its_own_pastel_colour_on_screen(browser):  # noqa: F811
+def test_each_region_has_its_own_pastel_colour_on_screen(browser):
     settings = {"n": 9, "mode": "easy", "seed": 6, "opponent": "pvp"}
     with game_page(browser, **settings) as (server, game_id):
         regions = api_state(server, game_id)["regions"]
@@ -215,7 +214,7 @@ def test_each_region_has_its_own_pastel_colour_on_screen(browser):  # noqa: F811
 WIN, LOSE = (0x1B, 0x7F, 0x3B), (0x8A, 0x1C, 0x1C)  # the analysis marks (game.css .win, .lose)
 
 
-def test_the_analysis_toggle_marks_winning_and_losing_moves(browser):  # noqa: F811
+def test_the_analysis_toggle_marks_winning_and_losing_moves(browser):
     settings = {"n": 6, "mode": "easy", "seed": 11, "opponent": "pvp", "analysis": 1}
     with game_page(browser, **settings) as (server, game_id):
         clicker(browser).click(*cell_centre(browser, 6, (1, 1)))
