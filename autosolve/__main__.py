@@ -1,5 +1,3 @@
-import sys
+from autosolve.cli import entry
 
-from autosolve.cli import main
-
-sys.exit(main())
+entry()

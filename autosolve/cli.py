@@ -18,8 +18,9 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import NoReturn
 
 from solver.errors import QueensError
 
@@ -66,12 +67,39 @@ def _version() -> str:
         return "unknown"
 
 
+# One-shot commands whose process ends with nothing left to do once `main` returns: their
+# interpreter teardown (numpy, OpenCV, the X connections) is skipped. It took 50-70 ms of a run
+# measured on the project machine, more than grabbing and reading the board together.
+QUICK_EXIT = frozenset({"run", "hint"})
+
+
+def entry() -> NoReturn:
+    """The installed command (and `python -m autosolve`): `main`, then exit with its status;
+    after a QUICK_EXIT command, at once, its output flushed and every file and window closed."""
+    status = main()
+    if _command(sys.argv[1:]) in QUICK_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                with suppress(OSError, ValueError):
+                    stream.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
+def _command(args: Sequence[str]) -> str | None:
+    """The subcommand `main` runs for these arguments (none given: the main job, `run`)."""
+    if not args or (args[0].startswith("-") and args[0] not in _HELP):
+        return "run"
+    return args[0] if args[0] in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors print one line and return 2, never a traceback."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or (args_list[0].startswith("-") and args_list[0] not in _HELP):
+    command = _command(args_list)
+    if command == "run" and (not args_list or args_list[0] != "run"):
         args_list.insert(0, "run")
-    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
+    parser = build_parser(command)
     args = parser.parse_args(args_list)
     try:
         status = int(args.func(args) or 0)
