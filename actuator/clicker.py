@@ -14,12 +14,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
-from types import ModuleType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from actuator.errors import ClickAborted, ClickOutsideBoard
 from actuator.plan import ClickPlan
 from capture.models import Pointer
+
+if TYPE_CHECKING:
+    from Xlib.display import Display
 
 # The gap a round that left cells wrong starts the next one with, when it clicked with none.
 FIRST_SLOWER_GAP = 0.02
@@ -60,13 +62,39 @@ class PointerControl(Protocol):
     def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer: ...
 
 
-def load_pyautogui(display: str) -> ModuleType:
+class PyAutoGUI(Protocol):
+    """The part of the pyautogui module this project uses (the module itself fits it, checked
+    where `load_pyautogui` returns it)."""
+
+    FAILSAFE: bool
+    PAUSE: float
+
+    @property
+    def FailSafeException(self) -> type[Exception]: ...  # read-only: the module's exception class
+
+    def click(self, x: int | None = None, y: int | None = None, clicks: int = 1,
+              interval: float = 0.0) -> None: ...
+
+    def moveTo(self, x: int | None = None, y: int | None = None) -> None: ...
+
+    def mouseDown(self, x: int | None = None, y: int | None = None) -> None: ...
+
+    def mouseUp(self, x: int | None = None, y: int | None = None) -> None: ...
+
+    def scroll(self, clicks: float) -> None: ...
+
+    def hscroll(self, clicks: float) -> None: ...
+
+
+def load_pyautogui(display: str) -> PyAutoGUI:
     """pyautogui, sending its events to X11 display `display`."""
     before = os.environ.get("DISPLAY")
     os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend on import
     hidden = [name for name in UNUSED_BY_US if name not in sys.modules]
     for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
+        # None in sys.modules is how Python blocks an import (it raises ImportError); typeshed types
+        # the table as modules only
+        sys.modules[name] = None  # type: ignore[assignment]
     try:
         import pyautogui
     finally:  # leave the environment and the module table as they were
@@ -77,25 +105,25 @@ def load_pyautogui(display: str) -> ModuleType:
         else:
             os.environ["DISPLAY"] = before
 
-    backend = getattr(pyautogui, "_pyautogui_x11", None)
+    backend = getattr(pyautogui, "_pyautogui_x11", None)  # private: not in pyautogui's stubs
     connection = getattr(backend, "_display", None)
-    if connection is not None and not _connected_to(connection, display):
+    if backend is not None and connection is not None and not _connected_to(connection, display):
         # Imported earlier for another X server (tests start one Xvfb per module, and a display
         # number can be reused by a new server after the old one stopped): rebind it.
         from Xlib.display import Display
 
-        backend._display = Display(display)  # type: ignore[union-attr]
+        backend._display = Display(display)
     return pyautogui
 
 
-def _connected_to(connection: object, display: str) -> bool:
+def _connected_to(connection: Display, display: str) -> bool:
     """Whether an Xlib connection is to `display` and its server still answers."""
     from Xlib import error
 
-    if connection.get_display_name() != display:  # type: ignore[attr-defined]
+    if connection.get_display_name() != display:
         return False
     try:
-        connection.get_input_focus()  # type: ignore[attr-defined]
+        connection.get_input_focus()
     except (error.ConnectionClosedError, OSError):
         return False
     return True

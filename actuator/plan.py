@@ -34,12 +34,19 @@ class ScreenMapping(Protocol):
 
 
 class ReadingLike(Protocol):
-    """The parts of a `vision.BoardReading` the planner uses."""
+    """The parts of a `vision.BoardReading` the planner uses (read-only, so the frozen dataclass fits)."""
 
-    n: int
-    states: Sequence[Sequence[CellState]]
-    centres: Sequence[Sequence[tuple[float, float]]]
-    box: Rect
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def states(self) -> Sequence[Sequence[CellState]]: ...
+
+    @property
+    def centres(self) -> Sequence[Sequence[tuple[float, float]]]: ...
+
+    @property
+    def box(self) -> Rect: ...
 
 
 @dataclass(frozen=True)

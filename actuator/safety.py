@@ -12,8 +12,14 @@ from capture.models import WindowRecord
 
 
 class Certainty(Protocol):
-    confidence: float
-    reasons: Sequence[str]
+    """The parts of a `vision.BoardReading` the certainty check uses (read-only, so the frozen
+    dataclass fits)."""
+
+    @property
+    def confidence(self) -> float: ...
+
+    @property
+    def reasons(self) -> Sequence[str]: ...
 
     @property
     def is_certain(self) -> bool: ...

@@ -21,7 +21,7 @@ import numpy as np
 from vision.frame import check_frame, cut_off, cut_sides, short_sides
 from vision.lattice import Blobs, Lattice
 from vision.reading import BoardNotFound, TwoBoards
-from vision.shades import Shades
+from vision.shades import Shades, compare_with
 from vision.stats import list_median
 from vision.stats import median as array_median
 
@@ -43,10 +43,10 @@ def light_mask(shades: Shades, stripes: bool = False) -> np.ndarray:
     dragged down; the absolute test catches thick borders. (One dilation: a closing would be
     exact at the edges of cells, but costs twice as much and changes nothing that matters.)
     """
-    line = cv2.compare(shades.local_dark, LOCAL_DARK, cv2.CMP_GE)
+    line = compare_with(shades.local_dark, LOCAL_DARK, cv2.CMP_GE)
     if stripes:  # red conflict stripes are not lines
         line = cv2.bitwise_and(line, cv2.bitwise_not(shades.stripes))
-    return cv2.bitwise_and(cv2.bitwise_not(line), cv2.compare(shades.gray, DARK, cv2.CMP_GT))
+    return cv2.bitwise_and(cv2.bitwise_not(line), compare_with(shades.gray, DARK, cv2.CMP_GT))
 
 
 def shrink_mask(mask: np.ndarray, factor: int) -> np.ndarray:
@@ -55,7 +55,7 @@ def shrink_mask(mask: np.ndarray, factor: int) -> np.ndarray:
     factor: OpenCV's area reduction is many times faster then.)"""
     h, w = mask.shape[0] // factor, mask.shape[1] // factor
     small = cv2.resize(mask[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_AREA)
-    return cv2.compare(small, 254, cv2.CMP_GT)
+    return compare_with(small, 254, cv2.CMP_GT)
 
 
 def find_blobs(mask: np.ndarray, min_cell: int = MIN_CELL) -> Blobs:

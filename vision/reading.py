@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import overload
 
 import numpy as np
 
@@ -55,6 +56,10 @@ class Margin:
     reason: str
 
 
+@overload
+def margin_score(value: float, zero: float, sure: float, full: float) -> float: ...
+@overload
+def margin_score(value: np.ndarray, zero: float, sure: float, full: float) -> np.ndarray: ...
 def margin_score(value: float | np.ndarray, zero: float, sure: float, full: float) -> float | np.ndarray:
     """A measured margin (or an array of them) as a score: 0 at `zero` (where the decision
     flips), CONFIDENT at `sure`, 1 at `full`, linear between and clipped; the thresholds may run

@@ -154,10 +154,10 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
     boundary, off_colour = region_margins(samples, labels, n, borders, borders_usable)
     margins.append(boundary)
     rgb_medians = region_medians(samples.rgb, labels, n)
-    colours = tuple(tuple(int(round(v)) for v in colour) for colour in rgb_medians)
+    colours = tuple((int(round(r)), int(round(g)), int(round(b))) for r, g, b in rgb_medians)
     return RegionReading(
         tuple(tuple(int(v) for v in row) for row in labels),
-        colours,  # type: ignore[arg-type]
+        colours,
         tuple(margins),
         off_colour,
     )

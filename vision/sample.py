@@ -123,7 +123,9 @@ def to_lab(colours: np.ndarray) -> np.ndarray:
     return lab.astype(np.float64)
 
 
-def _profiles(channel: np.ndarray, starts: np.ndarray, ends: np.ndarray, fixed: np.ndarray, vertical: bool):
+def _profiles(
+    channel: np.ndarray, starts: np.ndarray, ends: np.ndarray, fixed: np.ndarray, vertical: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Values along profiles from `starts` to `ends` (one pixel apart), at `fixed` on the other
     axis; returns the values and a mask of which samples lie inside each profile."""
     length = int(np.ceil(np.max(ends - starts))) + 1
@@ -148,7 +150,13 @@ def _shares(values: np.ndarray, valid: np.ndarray, ref: np.ndarray) -> tuple[np.
     return np.clip((ref[:, None] - values) / depth, 0.0, 1.0) * valid, line_level
 
 
-def _boundary_profiles(lattice: Lattice, vertical: bool) -> tuple[np.ndarray, ...]:
+# One side's cells of many boundaries: their row indices and column indices.
+CellIndices = tuple[np.ndarray, np.ndarray]
+
+
+def _boundary_profiles(
+    lattice: Lattice, vertical: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, CellIndices, CellIndices]:
     """Where each boundary is measured: start, end, fixed coordinate, and the two cells' indices."""
     n = lattice.n
     along = np.array(ALONG)

@@ -40,7 +40,7 @@ class Shades:
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.gray.shape  # type: ignore[return-value]
+        return self.gray.shape[0], self.gray.shape[1]
 
     @cached_property
     def local_dark(self) -> np.ndarray:
@@ -70,20 +70,31 @@ def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
     the blue test the coral around a solved board's crown would pass for stripes."""
     red, green, blue = cv2.split(rgb)
     green_blue = cv2.max(green, blue)
-    kept = cv2.compare(
-        cv2.multiply(cv2.dilate(red, NEAR), STRIPE_KEEPS_RED, dtype=cv2.CV_8U), red, cv2.CMP_LE
-    )
+    kept = cv2.compare(scaled(cv2.dilate(red, NEAR), STRIPE_KEEPS_RED), red, cv2.CMP_LE)
     coloured = cv2.bitwise_and(
-        cv2.compare(red, STRIPE_MIN_RED, cv2.CMP_GE),
-        cv2.compare(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
+        compare_with(red, STRIPE_MIN_RED, cv2.CMP_GE),
+        compare_with(green_blue, STRIPE_MAX_GREEN_BLUE, cv2.CMP_LE),
     )
-    reddish = cv2.compare(cv2.subtract(red, green_blue), STRIPE_REDNESS, cv2.CMP_GE)
+    reddish = compare_with(cv2.subtract(red, green_blue), STRIPE_REDNESS, cv2.CMP_GE)
     # darker than a direct neighbour: a 2 px stripe always borders its cell, while a cell's own
     # pixels are only darker than a lighter cell two pixels away, across a line
-    darker = cv2.compare(cv2.subtract(cv2.dilate(gray, NEAR), gray), STRIPE_DARKER, cv2.CMP_GE)
-    less_blue = cv2.compare(cv2.subtract(cv2.dilate(blue, NEAR), blue), STRIPE_LESS_BLUE, cv2.CMP_GE)
+    darker = compare_with(cv2.subtract(cv2.dilate(gray, NEAR), gray), STRIPE_DARKER, cv2.CMP_GE)
+    less_blue = compare_with(cv2.subtract(cv2.dilate(blue, NEAR), blue), STRIPE_LESS_BLUE, cv2.CMP_GE)
     shaded = cv2.bitwise_and(darker, less_blue)
     return cv2.bitwise_and(cv2.bitwise_and(coloured, reddish), cv2.bitwise_and(kept, shaded))
+
+
+# OpenCV takes a number as the second operand of its per-element operations (it broadcasts it as
+# a scalar), but its stubs list only arrays there: these two wrappers are the one place that says so.
+def compare_with(image: np.ndarray, value: float, op: int) -> np.ndarray:
+    """`cv2.compare` of every pixel with the number `value` by `op` (a `cv2.CMP_*`): a uint8 mask,
+    255 where it holds."""
+    return cv2.compare(image, value, op)  # type: ignore[call-overload]  # stubs lack the scalar form
+
+
+def scaled(image: np.ndarray, factor: float) -> np.ndarray:
+    """`image` times `factor`, rounded and saturated to uint8 (`cv2.multiply` by a number)."""
+    return cv2.multiply(image, factor, dtype=cv2.CV_8U)  # type: ignore[call-overload]  # stubs lack it too
 
 
 def share_around_marks(mask: np.ndarray) -> float:

@@ -10,6 +10,7 @@ reading unsure, naming the cells, instead of becoming a queen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -312,7 +313,8 @@ def crown_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], bac
 
 
 def rim_ink(
-    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, regions: np.ndarray | None = None
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray,
+    regions: Sequence[Sequence[int]] | np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell, the share of its rim points that clearly differ from its background: no mark
     reaches there, so ink there is something covering the cell (a tooltip, a pointer, the edge
@@ -325,7 +327,7 @@ def rim_ink(
     return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
 
 
-def _sides_within_region(regions: np.ndarray | None, n: int) -> np.ndarray:
+def _sides_within_region(regions: Sequence[Sequence[int]] | np.ndarray | None, n: int) -> np.ndarray:
     """(n, n, rim points) bool: rim points on sides that face a cell of the same region, or the
     board's edge (the outer border lies outside the cells)."""
     keep = np.ones((n, n, len(RIM_POINTS)), bool)
@@ -385,7 +387,7 @@ def _distance_score(values: np.ndarray, threshold: float, doubt: float) -> np.nd
 
 
 def read_states(
-    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, striped: list[tuple[int, int]] = (),
+    rgb: np.ndarray, lattice: Lattice, background: np.ndarray, striped: Sequence[tuple[int, int]] = (),
     regions: tuple[tuple[int, ...], ...] | None = None,
 ) -> StateReading:
     """States of all cells, whether the crowns are gold, and the margins they rest on; `striped`

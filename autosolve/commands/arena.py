@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from twoplayer import amazons, queens_game
@@ -58,7 +59,7 @@ def run_amazons(args: argparse.Namespace) -> int:
     board = "the 6x6 board"
     p1, p2 = (_timed(amazons.make_player(kind, args.seed + seat, limit), board, args)
               for seat, kind in enumerate((args.p1, args.p2)))
-    result = play_match(lambda _: amazons.AmazonsGame(args.setup), p1, p2, args.games,  # type: ignore[arg-type]
+    result = play_match(lambda _: amazons.AmazonsGame(args.setup), p1, p2, args.games,
                         on_game=None if args.quiet else _report(args.p1, args.p2))
     print(result.summary())
     return 0
@@ -78,7 +79,7 @@ def run_queens(args: argparse.Namespace) -> int:
         # luck of the map cancels out.
         return QueensGame(QueensBoard.random(args.size, args.seed * 100_003 + index // 2, args.mode))
 
-    result = play_match(new_game, p1, p2, args.games,  # type: ignore[arg-type]
+    result = play_match(new_game, p1, p2, args.games,
                         on_game=None if args.quiet else _report(args.p1, args.p2))
     print(result.summary())
     return 0
@@ -102,7 +103,7 @@ def _check_games(games: int) -> None:
         raise PositionError(f"--games {games}: play at least one game")
 
 
-def _report(p1: str, p2: str):  # noqa: ANN202 - a small callback factory
+def _report(p1: str, p2: str) -> Callable[[int, int], None]:
     def on_game(index: int, winner: int) -> None:
         first = p1 if index % 2 == 0 else p2
         print(f"game {index + 1}: {first} moved first; {p1 if winner == 0 else p2} won", file=sys.stderr,

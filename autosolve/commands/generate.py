@@ -109,8 +109,10 @@ def _hardest(args: argparse.Namespace, first: int) -> list[Puzzle]:
     with time_limit(args.timeout or None, "generating", progress=False) as work, \
             tqdm(total=candidates, desc="generating candidates", unit="puzzle", file=sys.stderr) as bar, \
             work.step(f"generating {candidates} candidates to keep the {args.count} hardest"):
-        return generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule,
-                             progress=lambda _: bar.update())
+        def counted(_: Puzzle) -> None:  # tqdm's update returns a bool, progress nothing
+            bar.update()
+
+        return generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule, progress=counted)
 
 
 def _of_difficulty(args: argparse.Namespace, first: int) -> list[Puzzle]:

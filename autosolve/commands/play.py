@@ -156,7 +156,7 @@ def run_queens(args: argparse.Namespace) -> int:
     ]
     console.say(f"Queens Game, {game.board.n}x{game.board.n}, {game.board.mode} mode. "
                 "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
-    play_game(game, players, names, console)  # type: ignore[arg-type]
+    play_game(game, players, names, console)
     return 0
 
 
@@ -222,12 +222,12 @@ def _check_size(n: int) -> None:
         raise PositionError(f"board size {n} is out of range 1..{QUEENS_MAX}")
 
 
-def _analyse(source: str, mode: str, as_json: bool, timeout: float | None) -> int:
+def _analyse(source: str, mode: queens_game.Mode, as_json: bool, timeout: float | None) -> int:
     puzzles = read_puzzles(source)
     for puzzle in puzzles:
         _check_size(puzzle.n)
     for puzzle in puzzles:
-        game = QueensGame(QueensBoard.from_puzzle(puzzle, mode))  # type: ignore[arg-type]
+        game = QueensGame(QueensBoard.from_puzzle(puzzle, mode))
         doing = f"analysing {puzzle.name or 'the board'} ({puzzle.n}x{puzzle.n})"
         with time_limit(timeout, doing) as work, work.step(doing):
             result = queens_game.analyse(game)
@@ -278,7 +278,7 @@ def run_amazons(args: argparse.Namespace) -> int:
         for i, (name, kind) in enumerate((("White", args.p1), ("Black", args.p2)))
     ]
     console.say("Amazons 6x6. A move is from-to/arrow, e.g. a4-c4/c2; 'moves' lists them.")
-    play_game(game, players, ["White", "Black"], console)  # type: ignore[arg-type]
+    play_game(game, players, ["White", "Black"], console)
     return 0
 
 

@@ -81,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
         thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons, input_mode=args.input_mode,
     )  # checked before a puzzle is generated, which can take a while
     puzzle = choose_puzzle(args)
-    with PracticeServer(puzzle, port=args.port, dark=args.dark, **options.to_json()) as server:
+    with PracticeServer(
+        puzzle, port=args.port, dark=args.dark, win_screen=options.win_screen,
+        win_delay_ms=options.win_delay_ms, drop_gap_ms=options.drop_gap_ms,
+        thin_borders=options.thin_borders, zoom=options.zoom, buttons=options.buttons,
+        input_mode=options.input_mode,
+    ) as server:
         name = puzzle.name or "puzzle"
         print(f"Queens practice ({name}, {puzzle.n}x{puzzle.n}) at {server.url}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)

@@ -28,15 +28,19 @@ import threading
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from socketserver import BaseServer
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from solver.errors import QueensError
+
+if TYPE_CHECKING:  # typing.Self is Python 3.11+; the checker's own typing_extensions has it
+    from typing_extensions import Self
 
 MAX_BODY = 1 << 16
 CONTENT_TYPES = {
@@ -48,6 +52,11 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
 }
 JSON_TYPE = "application/json"
+# Request headers: http.server's `Message` (names match in any case), or a plain mapping for a
+# request built by hand.
+Headers = Message | Mapping[str, str]
+# What socketserver hands a server for one request: a TCP server's is always its socket.
+_SocketRequest = socket.socket | tuple[bytes, socket.socket]
 
 
 class HttpError(Exception):
@@ -66,7 +75,7 @@ class Request:
     method: str
     path: str
     query: Mapping[str, str] = field(default_factory=dict)
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Headers = field(default_factory=dict)
     body: bytes = b""
 
     def json(self) -> dict[str, object]:
@@ -222,7 +231,7 @@ class LoopbackServer:
         hosts = {self.host, "127.0.0.1", "localhost"}
         return frozenset(f"http://{host}:{self.port}" for host in hosts)
 
-    def refusal(self, headers: Mapping[str, str]) -> Response | None:
+    def refusal(self, headers: Headers) -> Response | None:
         """Why a POST may not be taken: not from this server's page, or not JSON."""
         origin = headers.get("Origin")
         if origin is not None and origin not in self.allowed_origins():
@@ -271,6 +280,7 @@ class _BoundedHTTPServer(ThreadingHTTPServer):
         super().__init__(address, handler)
         self._slots = threading.BoundedSemaphore(limit)
 
+    # A TCP server's request is its socket: typeshed's type for it also covers a UDP server's.
     def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
         if not self._slots.acquire(blocking=False):
             _refuse_busy(request)
@@ -282,13 +292,13 @@ class _BoundedHTTPServer(ThreadingHTTPServer):
             self._slots.release()  # the thread did not start: its slot is free again
             raise
 
-    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+    def process_request_thread(self, request: _SocketRequest, client_address: object) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
             self._slots.release()
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(self, request: _SocketRequest, client_address: object) -> None:
         """A client that hung up or stalled past its time limit is no error of ours: stay quiet."""
         if isinstance(sys.exc_info()[1], OSError):  # ConnectionResetError, BrokenPipe, timeouts
             return
