@@ -1,7 +1,7 @@
 """The coach: the mistakes on a player's board, the next deduction a person can follow from the
 board as it stands, and a puzzle's grade (the hardest kind of deduction it needs).
 
-Vocabulary as in solver/propagate.py: *cand* is the mask of cells that may still hold a queen,
+Vocabulary as in solver/board.py: *cand* is the mask of cells that may still hold a queen,
 *queens* the mask of cells that do. A player's board is a `Position`: their queens (locked ones
 included) and their X marks. A cell counts as ruled out when it is X-marked or when a queen
 already rules it out (its row, column, region and neighbours for k = 1): a player need not mark
@@ -21,17 +21,17 @@ Pure logic: no screen imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from solver import propagate
+from solver.block_rules import count_blocks, cover_regions, squeeze_units
+from solver.board import Board, Deduction, State, Step, StepKind, board_of, place
 from solver.errors import QueensError
-from solver.propagate import Board, State, Step, board_of, place
+from solver.propagate import fixed_point, rules_for
 from solver.puzzle import Cell, Puzzle, Solution, cell_name, cells_of, mask_of
 from solver.search import search
-
-Rule = Callable[[Board, int, int, "list[Step] | None"], "State | None"]
+from solver.unit_rules import confine, eliminate_attackers, settle_units
 
 
 class Tier(IntEnum):
@@ -69,22 +69,22 @@ _TITLES = {
 # candidate of one unit, which covers both); propagate's squeeze_units logs its steps as
 # `attack`, but they count 2x2 blocks (see `_RENAMED`).
 TIER_OF_KIND: dict[str, Tier] = {
-    "single": Tier.SINGLES,
-    "neighbours": Tier.SINGLES,
-    "attack": Tier.ONE_UNIT,
-    "confine-one": Tier.ONE_UNIT,
-    "confine": Tier.SEVERAL_UNITS,
-    "block": Tier.BLOCKS,
-    "line": Tier.BLOCKS,
-    "squeeze": Tier.BLOCKS,
-    "trial": Tier.TRIAL,
-    "guess": Tier.GUESS,
+    StepKind.SINGLE: Tier.SINGLES,
+    StepKind.NEIGHBOURS: Tier.SINGLES,
+    StepKind.ATTACK: Tier.ONE_UNIT,
+    StepKind.CONFINE_ONE: Tier.ONE_UNIT,
+    StepKind.CONFINE: Tier.SEVERAL_UNITS,
+    StepKind.BLOCK: Tier.BLOCKS,
+    StepKind.LINE: Tier.BLOCKS,
+    StepKind.SQUEEZE: Tier.BLOCKS,
+    StepKind.TRIAL: Tier.TRIAL,
+    StepKind.GUESS: Tier.GUESS,
 }
 # A kind the table does not know (a rule added to propagate since) ranks with the block rules:
 # the hardest tier that is still plain propagation, so a new rule never makes a puzzle look
 # easier than it is, and never passes for a trial or a guess.
 UNKNOWN_TIER = Tier.BLOCKS
-_RENAMED = {"squeeze_units": "squeeze"}  # rule function name -> the kind its steps are graded as
+_RENAMED = {squeeze_units.__name__: StepKind.SQUEEZE}  # rule name -> the kind its steps are graded as
 
 
 def tier_of(kind: str) -> Tier:
@@ -252,7 +252,7 @@ def touch_all(board: Board, cand: int, queens: int, log: list[Step] | None) -> S
                 one = not drop & (drop - 1)
                 text = (f"{board.names(drop)} {'touches' if one else 'touch'} every candidate of "
                         f"{board.puzzle.unit_name(u)}: remove {'it' if one else 'them'}")
-                log.append(Step(text, board.cells(drop), kind="neighbours"))
+                log.append(Step(text, board.cells(drop), kind=StepKind.NEIGHBOURS))
             return cand & ~drop, queens
     return cand, queens
 
@@ -264,7 +264,7 @@ def confine_one(board: Board, cand: int, queens: int, log: list[Step] | None) ->
     and the same for several units together; run first, this keeps the easy case apart.)"""
     live = cand | queens
     puzzle = board.puzzle
-    for g, region in enumerate(board.regions):
+    for g, region in enumerate(board.region_masks):
         inside = live & region
         for lines, word in ((board.rows, "row"), (board.cols, "column")):
             hit = [a for a, line in enumerate(lines) if line & inside]
@@ -277,10 +277,10 @@ def confine_one(board: Board, cand: int, queens: int, log: list[Step] | None) ->
                 return _drop(board, cand, queens, drop, text, log)
     for lines, word in ((board.rows, "row"), (board.cols, "column")):
         for a, line in enumerate(lines):
-            hit = [g for g, region in enumerate(board.regions) if region & live & line]
+            hit = [g for g, region in enumerate(board.region_masks) if region & live & line]
             if len(hit) != 1:
                 continue
-            drop = cand & board.regions[hit[0]] & ~line
+            drop = cand & board.region_masks[hit[0]] & ~line
             if drop:
                 text = (f"{word} {a + 1} lies within region {puzzle.labels[hit[0]]}: "
                         f"remove {board.names(drop)}")
@@ -290,23 +290,21 @@ def confine_one(board: Board, cand: int, queens: int, log: list[Step] | None) ->
 
 def _drop(board: Board, cand: int, queens: int, drop: int, text: str, log: list[Step] | None) -> State:
     if log is not None:
-        log.append(Step(text, board.cells(drop), kind="confine-one"))
+        log.append(Step(text, board.cells(drop), kind=StepKind.CONFINE_ONE))
     return cand & ~drop, queens
 
 
-def base_rules(board: Board) -> tuple[Rule, ...]:
+def base_rules(board: Board) -> tuple[Deduction, ...]:
     """propagate's rules for this board, without search of any kind (no trial)."""
-    return propagate.RULES if board.k == 1 else propagate.RULES_MANY
+    return rules_for(board.k)
 
 
-def ladder(board: Board) -> tuple[Rule, ...]:
+def ladder(board: Board) -> tuple[Deduction, ...]:
     """The rules in the order hints try them: simplest tier first. Rules propagate has that the
     coach does not list come after the listed ones (and are graded by the kind of their steps)."""
-    first: list[Rule] = [
-        propagate.settle_units, touch_all, confine_one, propagate.eliminate_attackers, propagate.confine,
-    ]
+    first: list[Deduction] = [settle_units, touch_all, confine_one, eliminate_attackers, confine]
     if board.k > 1:
-        first += [propagate.cover_regions, propagate.count_blocks, propagate.squeeze_units]
+        first += [cover_regions, count_blocks, squeeze_units]
     rest = [rule for rule in base_rules(board) if rule not in first]
     return (*first, *rest)
 
@@ -396,10 +394,11 @@ class Coach:
         if state is None:
             return [], "the rules are broken at once"
         log: list[Step] = []
-        if propagate.fixed_point(self.board, state[0], state[1], base_rules(self.board), log) is not None:
+        if fixed_point(self.board, state[0], state[1], base_rules(self.board), log) is not None:
             return [], None
-        chain = [step.text for step in log if step.kind != "contradiction"]
-        last = next((s.text for s in reversed(log) if s.kind == "contradiction"), "contradiction: no way on")
+        chain = [step.text for step in log if step.kind != StepKind.CONTRADICTION]
+        ends = (s.text for s in reversed(log) if s.kind == StepKind.CONTRADICTION)
+        last = next(ends, "contradiction: no way on")
         return chain, last.removeprefix("contradiction: ")
 
     def _clash(self, queens: int, cell: Cell) -> str:
@@ -429,7 +428,7 @@ class Coach:
                 raise AssertionError(f"{rule.__name__} found a contradiction on a board without mistakes")
             if state == (cand, queens):
                 continue
-            step = next(s for s in log if s.kind != "contradiction")
+            step = next(s for s in log if s.kind != StepKind.CONTRADICTION)
             kind = _RENAMED.get(rule.__name__, step.kind)
             return self._hint(step, kind, cand, queens, state)
         return self._trial(cand, queens) or self._guess(cand, queens)
@@ -456,7 +455,7 @@ class Coach:
             for name in names.split(", "):
                 if word == "region":
                     if name in labels:
-                        mask |= board.regions[labels.index(name)]
+                        mask |= board.region_masks[labels.index(name)]
                     continue
                 low, _, high = name.partition("-")
                 if not (low.isdigit() and (high or low).isdigit()):
@@ -477,7 +476,7 @@ class Coach:
             failing = []
             for low in group:
                 state = place(board, cand, queens, low)
-                if state is None or propagate.fixed_point(board, state[0], state[1], rules) is None:
+                if state is None or fixed_point(board, state[0], state[1], rules) is None:
                     failing.append(low)
             if failing:
                 return self._trial_hint(cand, queens, failing)
@@ -511,7 +510,7 @@ class Coach:
         length, low, chain, why = best
         cell = cells_of(low, self.puzzle.n)[0]
         text = f"try a queen on {cell_name(cell)}: {_leads(chain)}{why}; so it holds no queen"
-        return Hint("trial", tier_of("trial"), text, (cell,), (cell,), None, depth=length + 1)
+        return Hint(StepKind.TRIAL, tier_of(StepKind.TRIAL), text, (cell,), (cell,), None, depth=length + 1)
 
     def _guess(self, cand: int, queens: int) -> Hint:
         """No rule and no single trial helps: name the unit with the fewest candidates to try."""
@@ -525,7 +524,7 @@ class Coach:
         options = cand & self.board.units[best]
         text = (f"no deduction the coach knows works from here: {puzzle.unit_name(best)} has "
                 f"{options.bit_count()} candidates ({self.board.names(options)}); try each in turn")
-        return Hint("guess", tier_of("guess"), text, tuple(cells_of(options, puzzle.n)))
+        return Hint(StepKind.GUESS, tier_of(StepKind.GUESS), text, tuple(cells_of(options, puzzle.n)))
 
     def right_guess(self, hint: Hint) -> Cell:
         """The cell of a guess hint's unit that holds a queen in the solution (for grading)."""

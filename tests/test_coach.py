@@ -22,7 +22,7 @@ from solver.coach import (
     tier_of,
 )
 from solver.formats import read_puzzles
-from solver.propagate import Step, board_of
+from solver.propagate import Step, StepKind, board_of
 from solver.puzzle import Puzzle, cell_name, mask_of
 from solver.search import explain, search_board, solve
 
@@ -102,8 +102,9 @@ def test_a_puzzle_without_one_solution_cannot_be_coached():
 def position_after(steps: list[Step]) -> Position:
     """The board after a prefix of `explain`'s deductions (k = 1): queens where singles put
     them, X marks on the cells the other rules removed."""
-    queens = [cell for step in steps if step.kind == "single" for cell in step.cells]
-    marks = [cell for step in steps if step.kind in ("attack", "confine") for cell in step.cells]
+    queens = [cell for step in steps if step.kind == StepKind.SINGLE for cell in step.cells]
+    removing = (StepKind.ATTACK, StepKind.CONFINE)
+    marks = [cell for step in steps if step.kind in removing for cell in step.cells]
     return Position.of(queens, marks)
 
 
@@ -112,7 +113,8 @@ def test_hints_part_way_through_explain_are_sound_and_keep_the_one_solution():
     for puzzle in read_puzzles(str(shared_path("levels", "linkedin-official.txt")))[::25]:
         answer = set(solve(puzzle).queens)
         steps = explain(puzzle)
-        deductions = steps[: next(i for i, s in enumerate(steps) if s.kind in ("guess", "solved"))]
+        end = next(i for i, s in enumerate(steps) if s.kind in (StepKind.GUESS, StepKind.SOLVED))
+        deductions = steps[:end]
         for cut in (len(deductions) // 4, len(deductions) // 2, 3 * len(deductions) // 4):
             position = position_after(deductions[:cut])
             advice = advise(puzzle, position)

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
 from solver.baseline import count_solutions as baseline_count
 from solver.propagate import (
-    _confine_lines_to_regions,
     board_of,
     board_of_regions,
     confine,
@@ -27,6 +26,7 @@ from solver.propagate import (
 from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from solver.regions import grow_regions, random_regions
 from solver.search import search_board
+from solver.unit_rules import _confine_lines_to_regions
 
 
 def full(puzzle: Puzzle) -> int:

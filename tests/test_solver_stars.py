@@ -16,7 +16,7 @@ from test_solver import assert_two_star_count_matches_the_baseline
 from solver import explain, search
 from solver.baseline import count_solutions as baseline_count
 from solver.formats import read_puzzles
-from solver.propagate import board_of, propagate, trial
+from solver.propagate import StepKind, board_of, propagate, trial
 from solver.puzzle import Puzzle, is_solution, mask_of
 from solver.regions import grow_regions
 
@@ -92,7 +92,7 @@ def test_trial_does_nothing_when_no_unit_is_tight():
 
 def test_explain_words_the_trial_as_one_step():
     steps = explain(STALLS)
-    trials = [step for step in steps if step.kind == "trial"]
+    trials = [step for step in steps if step.kind == StepKind.TRIAL]
     assert trials, [step.text for step in steps]
     assert trials[0].text.startswith("try a queen on each candidate of ")
     assert " in turn and propagate: " in trials[0].text

@@ -1,0 +1,323 @@
+"""The state propagation works on: a puzzle's masks (`Board`), what the rules remember about one
+board (`Memo`), the record of one deduction (`Step`), and `place`, the one way queens go on.
+
+Vocabulary (see solver/puzzle.py): *cand* is the mask of cells that may still hold a queen,
+*queens* the mask of cells that do; a *unit* (row, column or region) needs k queens; its *need*
+is k minus the queens already in it; a unit is *open* while its need is above zero. A region is
+named by its number g; its cells are `region_masks[g]` (`Puzzle.regions` is the grid of numbers).
+A *line* is a row or a column; an n-bit *pattern* is the set of positions along one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import TypeVar
+
+from solver.puzzle import Cell, Puzzle, Rule, cell_name, cells_of, default_label, geometry
+
+State = tuple[int, int]  # (cand, queens)
+
+
+class StepKind(str, Enum):
+    """What a Step records. A str that prints as its word, so text and JSON output carry the
+    plain word and a kind compares equal to it (enum.StrEnum needs Python 3.11)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+    SINGLE = "single"  # a unit's last candidates get its queens (settle_units)
+    ATTACK = "attack"  # candidates whose queen would starve a unit (eliminate_attackers, squeeze_units)
+    CONFINE = "confine"  # units confined to as many others, or a group of cells that holds k queens
+    BLOCK = "block"  # 2x2 blocks that take one queen each (cover_regions, count_blocks)
+    LINE = "line"  # a line with room for exactly k queens (count_blocks)
+    TRIAL = "trial"  # what holds whichever way a tight unit is filled (trial)
+    GUESS = "guess"  # the search tries a queen
+    BACKTRACK = "backtrack"  # a guess failed
+    CONTRADICTION = "contradiction"
+    GIVEN = "given"  # the puzzle's given queens
+    SOLVED = "solved"  # the answer, or "no solution"
+    # The coach's own kinds (solver/coach.py): its rules touch_all and confine_one, and the kind
+    # it grades squeeze_units' steps as (they are logged as ATTACK but count 2x2 blocks).
+    NEIGHBOURS = "neighbours"
+    CONFINE_ONE = "confine-one"
+    SQUEEZE = "squeeze"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction, guess or backtrack, worded so a person can follow it on the board.
+
+    `cells` are the cells the step is about (queens placed, candidates removed, or the guess);
+    `kind` names the rule (see StepKind); `depth` counts the open guesses.
+    """
+
+    text: str
+    cells: tuple[Cell, ...] = ()
+    guess: bool = False
+    kind: StepKind = field(kw_only=True)
+    depth: int = 0
+
+
+@dataclass(slots=True)
+class Memo:
+    """What the rules have worked out about sets of cells of one board (all but `spans` for k>1
+    only), kept for the rest of its search: the same live sets recur all through it. Keys are
+    the sets themselves, or built by the key functions below when a set alone says too little."""
+
+    # a block (a 2x2 piece of live cells) -> the cells that touch all of it
+    touching_all: dict[int, int] = field(default_factory=dict)
+    # crowded[spare]: a unit's live cells -> the cells that touch more than `spare` of them
+    crowded: tuple[dict[int, int], ...] = field(default_factory=lambda: tuple({} for _ in range(4)))
+    # a region's (or group's) live cells -> its greedy 2x2 cover (see block_rules.greedy_cover)
+    covers: dict[int, list[int]] = field(default_factory=dict)
+    # a line's live pattern -> what pin_line finds
+    line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # a region's live cells -> the rows and columns it spans (see unit_rules.rows_and_cols)
+    spans: dict[int, int] = field(default_factory=dict)
+    # band_key(...) -> the blocks of a band's covers (see block_rules.band_blocks)
+    band_covers: dict[int, list[int] | None] = field(default_factory=dict)
+    # group_key(...) -> the cells a confinement leaves over (see unit_rules._confine_within)
+    groups: dict[int, int] = field(default_factory=dict)
+    # squeezed[need]: a region's candidates -> the cells squeeze_units drops for it
+    squeezed: tuple[dict[int, int], ...] = ()
+
+
+def band_key(live: int, band: int, horizontal: bool, n: int) -> int:
+    """The Memo.band_covers key: a band's live cells, its live positions across (an n-bit
+    pattern) and its direction."""
+    return (live << n | band) << 1 | horizontal
+
+
+def group_key(span: int, inside: int, tag: int, n: int) -> int:
+    """The Memo.groups key: the outer units of a confinement (an n-bit set), the inner units
+    within them, and which of the four confinements it is (`tag`, 0-3: regions in columns,
+    columns in regions, regions in rows, rows in regions)."""
+    return (span << n | inside) << 2 | tag
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """The masks of one puzzle that propagation needs, computed once per search."""
+
+    puzzle: Puzzle
+    n: int
+    k: int
+    units: tuple[int, ...]  # rows, then columns, then regions (as Puzzle.units)
+    # kill[i]: the cells that stop being candidates when cell i gets a queen, i itself included.
+    # For k=1 that is i's row, column, region and neighbours; for k>1 only i and its neighbours
+    # (a unit is cleared when it fills up).
+    kill: tuple[int, ...]
+    neighbours: tuple[int, ...]
+    # For k>1, cell_units[i]: the row, column and region of cell i
+    cell_units: tuple[tuple[int, int, int], ...]
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    region_masks: tuple[int, ...]
+    # For k>1, squares[0][i] / squares[1][i]: the 2x2 square with cell i at its top left / top
+    # right (clipped at the edges); a square never holds two queens.
+    squares: tuple[tuple[int, ...], tuple[int, ...]]
+    # For k>1, band_cells[0][a][p]: cells (a, p) and (a+1, p), the column p of the band of rows a
+    # and a+1; band_cells[1][a][p] the same across columns a and a+1. A 0 ends each.
+    band_cells: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    # band_masks[0][a]: rows a and a+1; band_masks[1][a]: columns a and a+1
+    band_masks: tuple[tuple[int, ...], tuple[int, ...]]
+    # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
+    # side by side (the greedy count of `block_rules.greedy_count`), looked up instead of counted.
+    fit: tuple[int, ...] | None
+    memo: Memo
+
+    @property
+    def total(self) -> int:
+        """Queens in a complete answer."""
+        return self.n * self.k
+
+    def cells(self, mask: int) -> tuple[Cell, ...]:
+        return tuple(cells_of(mask, self.n))
+
+    def names(self, mask: int) -> str:
+        return ", ".join(cell_name(cell) for cell in cells_of(mask, self.n))
+
+
+# A deduction rule: (board, cand, queens, log) -> the smaller state, or None on a contradiction.
+Deduction = Callable[[Board, int, int, "list[Step] | None"], "State | None"]
+
+
+def board_of(puzzle: Puzzle) -> Board:
+    """The propagation masks of `puzzle` (assumed valid: see Puzzle.validate)."""
+    region_of = [g for row in puzzle.regions for g in row]
+    return _board(puzzle, puzzle.region_masks, region_of)
+
+
+def board_of_regions(n: int, k: int, rule: Rule, region_masks: Sequence[int]) -> Board:
+    """The propagation masks of a region map that may leave cells out: `region_masks` holds one
+    mask per region, and a cell in none of them can never hold a queen (start the search with
+    candidates ``sum(region_masks)``). The generator checks its half-grown maps this way.
+    Steps name the regions A, B, ... in the order given."""
+    region_of = [-1] * (n * n)
+    for g, mask in enumerate(region_masks):
+        for r, c in cells_of(mask, n):
+            region_of[r * n + c] = g
+    # A stand-in puzzle, only for the words of explanations (rows, columns, region labels).
+    words = Puzzle(
+        regions=tuple(tuple(max(g, 0) for g in region_of[r * n:(r + 1) * n]) for r in range(n)),
+        k=k, rule=rule, name="region map", labels=tuple(map(default_label, range(len(region_masks)))),
+    )
+    return _board(words, tuple(region_masks), region_of)
+
+
+def _board(puzzle: Puzzle, region_masks: tuple[int, ...], region_of: Sequence[int]) -> Board:
+    """The Board for `region_masks`; `region_of[i]` is cell i's region number (-1: none)."""
+    n, k = puzzle.n, puzzle.k
+    geo = geometry(n, puzzle.rule)
+    rows, cols, neighbours = geo.rows, geo.cols, geo.neighbours
+    if k == 1:
+        lines_around = _lines_and_neighbours(n, puzzle.rule)
+        # a cell in no region is never a candidate, so its kill mask does not matter
+        kill = tuple(
+            around | region_masks[g] if g >= 0 else around for around, g in zip(lines_around, region_of)
+        )
+    else:
+        kill = tuple(neighbours[i] | 1 << i for i in range(n * n))
+    return Board(
+        puzzle=puzzle,
+        n=n,
+        k=k,
+        units=rows + cols + region_masks,
+        kill=kill,
+        neighbours=neighbours,
+        cell_units=tuple(
+            (rows[i // n], cols[i % n], region_masks[g] if g >= 0 else 0) for i, g in enumerate(region_of)
+        ) if k > 1 else (),
+        rows=rows,
+        cols=cols,
+        region_masks=region_masks,
+        squares=_squares(n) if k > 1 else ((), ()),
+        band_cells=_band_cells(n) if k > 1 else ((), ()),
+        band_masks=(
+            tuple(rows[a] | rows[a + 1] for a in range(n - 1)),
+            tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
+        ),
+        fit=_fit_table(n) if k > 1 and n <= 17 else None,
+        memo=Memo(squeezed=tuple({} for _ in range(k + 1)) if k > 1 else ()),
+    )
+
+
+@lru_cache(maxsize=16)
+def _lines_and_neighbours(n: int, rule: Rule) -> tuple[int, ...]:
+    """For each cell, its row, its column and its neighbours: the part of a k=1 kill mask that
+    does not depend on the regions."""
+    geo = geometry(n, rule)
+    return tuple(geo.rows[i // n] | geo.cols[i % n] | geo.neighbours[i] for i in range(n * n))
+
+
+@lru_cache(maxsize=4)
+def _fit_table(n: int) -> tuple[int, ...]:
+    # From the low end: a set low bit is picked and its neighbour skipped, else move on.
+    fit = [0] * (1 << n)
+    for m in range(1, 1 << n):
+        fit[m] = 1 + fit[m >> 2] if m & 1 else fit[m >> 1]
+    return tuple(fit)
+
+
+@lru_cache(maxsize=16)
+def _band_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    across_rows = tuple(
+        tuple(1 << (a * n + p) | 1 << ((a + 1) * n + p) for p in range(n)) + (0,) for a in range(n - 1)
+    )
+    across_cols = tuple(
+        tuple(1 << (p * n + a) | 1 << (p * n + a + 1) for p in range(n)) + (0,) for a in range(n - 1)
+    )
+    return across_rows, across_cols
+
+
+@lru_cache(maxsize=16)
+def _squares(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    right, left = [], []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        down = 1 << (i + n) if r + 1 < n else 0
+        here = 1 << i | down
+        right.append(here | (here << 1 if c + 1 < n else 0))
+        left.append(here | (here >> 1 if c else 0))
+    return tuple(right), tuple(left)
+
+
+def place(board: Board, cand: int, queens: int, mask: int) -> State | None:
+    """Put queens on every cell of `mask`; None when one of them is no longer a candidate.
+    A unit that fills up loses its other candidates at once (for k=1 `kill` does that)."""
+    kill, k = board.kill, board.k
+    while mask:
+        low = mask & -mask
+        if not cand & low:
+            return None
+        queens |= low
+        i = low.bit_length() - 1
+        cand &= ~kill[i]
+        if k > 1:
+            for unit in board.cell_units[i]:
+                if (unit & queens).bit_count() == k:
+                    cand &= ~unit
+        mask ^= low
+    return cand, queens
+
+
+# --- bit sets -----------------------------------------------------------------------------------
+
+
+def bits(s: int) -> list[int]:
+    """The positions of the set bits of s, lowest first."""
+    out = []
+    while s:
+        low = s & -s
+        out.append(low.bit_length() - 1)
+        s ^= low
+    return out
+
+
+def as_column(s: int, n: int) -> int:
+    """The n-bit set s laid down column 0: the cells of column 0 in the rows set in s (cached)."""
+    columns = _COLUMNS.setdefault(n, {})
+    column = columns.get(s)
+    if column is None:
+        column = remember(columns, s, sum(1 << (line * n) for line in bits(s)))
+    return column
+
+
+def transpose(sets: list[int], n: int) -> list[int]:
+    """From each region's set of lines, each line's set of regions (or from each row's live
+    columns, each column's live rows): an n x n bit matrix, transposed. Each set is laid down
+    its column of a board-sized int (a cached lookup), so the work grows with n, not with the
+    number of bits set."""
+    columns = _COLUMNS.setdefault(n, {})
+    t = 0
+    for g, s in enumerate(sets):
+        column = columns.get(s)
+        if column is None:
+            column = remember(columns, s, sum(1 << (line * n) for line in bits(s)))
+        t |= column << g
+    row_bits = (1 << n) - 1
+    return [t >> (line * n) & row_bits for line in range(n)]
+
+
+_COLUMNS: dict[int, dict[int, int]] = {}  # for as_column and transpose: n -> n-bit set -> column
+
+
+# --- module-level caches ------------------------------------------------------------------------
+
+# Caches kept across searches forget everything when they reach this many entries. A cache that
+# fills is one whose sets recur little, and refilling costs one computation per entry.
+CACHE_BOUND = 1 << 16
+
+Key = TypeVar("Key")
+Value = TypeVar("Value")
+
+
+def remember(cache: dict[Key, Value], key: Key, value: Value) -> Value:
+    """Store `value` under `key` in a cache that outlives searches, emptying it first when full."""
+    if len(cache) >= CACHE_BOUND:
+        cache.clear()
+    cache[key] = value
+    return value
