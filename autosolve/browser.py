@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import QueensError
 
 if TYPE_CHECKING:  # the screen stack loads only when a wait needs it: starting a stage does not
-    from typing import Self  # Python 3.11; annotations only
+    from typing_extensions import Self  # typing.Self is Python 3.11; annotations only
 
     from capture import Frame, WindowRecord
 
@@ -195,7 +195,7 @@ class DevTools:
         os.close(self._theirs_in)
         os.close(self._theirs_out)
 
-    def call(self, method: str, session: str = "", **params: object) -> dict[str, Any]:
+    def call(self, method: str, params: dict[str, object], session: str = "") -> dict[str, Any]:
         """Send one command (to the page attached as `session`, else to the browser) and return
         its result; StageError when the browser answers with an error, closes the pipe or keeps
         quiet for `timeout` seconds."""
@@ -289,7 +289,7 @@ class Chromium(Browser):
         if not self.session:
             raise StageError(f"{method}: open() a page first")
         assert self.devtools is not None
-        return self.devtools.call(method, self.session, **params)
+        return self.devtools.call(method, params, self.session)
 
     def evaluate(self, expression: str) -> object:
         """The value of a JavaScript expression on the page (JSON-like values only)."""
@@ -300,7 +300,7 @@ class Chromium(Browser):
         if self.devtools is None:
             raise StageError(f"{method}: start() the browser first")
         try:
-            return self.devtools.call(method, **params)
+            return self.devtools.call(method, params)
         except StageError:
             self.check_alive()  # the better message, when it died
             raise

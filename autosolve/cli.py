@@ -238,7 +238,7 @@ def time_limit(seconds: float | None, doing: str, *, progress: bool = True) -> I
         raise Stopped(f"stopped after {seconds:g} s: {work.doing}; raise --timeout or choose a smaller size")
 
     previous = signal.signal(signal.SIGALRM, stop) if use_alarm else None
-    if use_alarm:
+    if use_alarm and seconds is not None:
         signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield work

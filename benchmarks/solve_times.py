@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from benchmarks.baseline import count_solutions as baseline_count
@@ -206,7 +207,7 @@ def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: f
             break
         counts: list[int] = []
         start = time.process_time()
-        done = _within(left, lambda p=puzzle, out=counts: out.append(baseline_count(p, LIMIT)[0]))
+        done = _within(left, partial(_count_into, counts, puzzle))
         took = time.process_time() - start
         spent += took
         if not done:
@@ -221,6 +222,11 @@ def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: f
 
 class _OutOfTime(Exception):
     pass
+
+
+def _count_into(counts: list[int], puzzle: Puzzle) -> None:
+    """The baseline's solution count for `puzzle` (up to LIMIT), appended to `counts`."""
+    counts.append(baseline_count(puzzle, LIMIT)[0])
 
 
 def _within(seconds: float, work: Callable[[], object]) -> bool:

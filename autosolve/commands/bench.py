@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import autosolve
@@ -120,10 +120,10 @@ def run_generator(args: argparse.Namespace) -> int:
     return 1 if any(run.problems for run in runs) else 0
 
 
-def _progress(path: str):  # noqa: ANN202 - returns the identity or tqdm
+def _progress(path: str) -> Callable[[Iterable[Puzzle]], Iterable[Puzzle]]:
     """A tqdm bar on stderr when stderr is a terminal; otherwise no progress output."""
     if not sys.stderr.isatty():
-        return iter
+        return lambda puzzles: puzzles
 
     from tqdm import tqdm
 
