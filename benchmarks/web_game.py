@@ -1,11 +1,12 @@
 """Queens Game benchmark: AI move latency through the REST API, per level, on 8x8 and 10x10
 maps; and the perfect AI's first move on 10x10 easy maps, today's engine against the one of
-git commit 0fe93c5 (before issue 11), both in this process.
+git commit 0fe93c5 (before issue 11) or of any commits given with --before, all in this process.
 
 Run from the project root::
 
     .venv/bin/python benchmarks/web_game.py                  # both parts
     .venv/bin/python benchmarks/web_game.py --games 4 --maps 20
+    .venv/bin/python benchmarks/web_game.py --skip-latency --before 0fe93c5 --before a40ac60
 
 Latency is the wall-clock time of one ``POST /api/game/ai-move`` against a `GameServer` in this
 process (what the page waits for), with the CPU seconds of this process in the same span beside
@@ -26,6 +27,7 @@ import types
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,32 +110,33 @@ def first_moves(engine: types.ModuleType, label: str, maps: int, size: int = 10,
                 mode: str = "easy") -> Latency:
     """The perfect player's first move (the hardest one) on `maps` random maps, fresh memo each;
     with the positions searched where the engine counts them (the one of 0fe93c5 does not)."""
-    samples, nodes = [], []
+    samples: list[tuple[float, float]] = []
+    nodes: list[int | None] = []
     for seed in range(maps):
         board = engine.QueensBoard.random(size, seed, mode)
         game = engine.QueensGame(board)
         player = engine.PerfectPlayer(0)
-        samples.append(timed(lambda game=game, player=player: player.choose(game)))
+        samples.append(timed(partial(player.choose, game)))
         nodes.append(getattr(player.solver_for(board), "nodes", None))
-    return summarise(label, samples, None if None in nodes else nodes)
+    counted = [count for count in nodes if count is not None]
+    return summarise(label, samples, counted if len(counted) == len(nodes) else None)
 
 
 def first_move_api(server: GameServer, maps: int, size: int = 10, mode: str = "easy") -> Latency:
     samples = []
     for seed in range(maps):
         state = post(server.url + "api/game/init", {"n": size, "mode": mode, "seed": seed})
-        samples.append(timed(lambda state=state: post(server.url + "api/game/ai-move",
-                                                     {"game_id": state["game_id"], "level": "perfect"})))
+        body = {"game_id": state["game_id"], "level": "perfect"}
+        samples.append(timed(partial(post, server.url + "api/game/ai-move", body)))
     return summarise(f"{size}x{size} {mode} perfect first move, API", samples)
 
 
-def check_same_maps() -> None:
+def check_same_maps(old: types.ModuleType, ref: str) -> None:
     """Both engines must see the same maps, or the comparison means nothing."""
-    old = load_engine(BEFORE)
     for seed in range(3):
         then, now = old.QueensBoard.random(10, seed, "easy"), QueensBoard.random(10, seed, "easy")
         same = then.regions == now.regions
-        assert same, f"the maps of seed {seed} differ between {BEFORE} and today"
+        assert same, f"the maps of seed {seed} differ between {ref} and today"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-latency", action="store_true", help="only the first-move comparison")
     parser.add_argument("--skip-before", action="store_true",
                         help=f"first moves of today's engine only, not of {BEFORE} (half the time)")
+    parser.add_argument("--before", action="append", metavar="REF",
+                        help=f"an older engine to compare, by git commit (repeatable; default {BEFORE})")
     args = parser.parse_args(argv)
 
     header = ("| what | moves | median ms | worst ms | worst CPU ms | worst nodes |\n"
@@ -159,10 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(f"Perfect AI, first move on {args.maps} random 10x10 easy maps (fresh memo each)")
         print(header)
-        if not args.skip_before:
-            check_same_maps()
-            before = first_moves(load_engine(BEFORE), f"engine of {BEFORE} (before)", args.maps)
-            print(before.row(), flush=True)
+        for ref in [] if args.skip_before else args.before or [BEFORE]:
+            old = load_engine(ref)
+            check_same_maps(old, ref)
+            print(first_moves(old, f"engine of {ref} (before)", args.maps).row(), flush=True)
         print(first_moves(queens_game, "engine today", args.maps).row(), flush=True)
         print(first_move_api(server, args.maps).row(), flush=True)
     return 0

@@ -6,13 +6,13 @@ import io
 from decimal import Decimal, getcontext
 
 import pytest
+from twoplayer_oracles import grundy_table
 
 from autosolve.cli import main
 from twoplayer.corner import (
     CornerGame,
     WythoffPlayer,
     corner_session,
-    grundy_table,
     is_safe,
     lower_wythoff,
     safe_fields,

@@ -29,11 +29,11 @@ def test_alpha_beta_proves_wins_and_losses_that_exact_solving_finds():
             assert is_safe(game.x, game.y)
 
 
-def test_alpha_beta_on_the_queens_game_matches_the_grundy_solver():
+def test_alpha_beta_on_the_queens_game_matches_the_exact_solver():
     for seed in range(6):
         game = QueensGame(QueensBoard.random(5, seed, "easy"))
         result = AlphaBeta().search(game, Limit(depth=30))
-        lost = KaylesSolver(game.board.conflicts).is_lost(game.free)
+        lost = KaylesSolver(game.board).is_lost(game.free)
         assert result.score >= PROVEN or result.score <= -PROVEN
         assert (result.score < 0) == lost
 
@@ -122,15 +122,16 @@ def test_arena_command_prints_score_and_elo(capsys):
     assert main(["arena", "amazons", "--games", "0"]) == 2
 
 
-@pytest.mark.parametrize("module", ["game", "search", "players", "queens_game", "corner", "amazons",
-                                    "superqueen", "arena", "bench"])
+@pytest.mark.parametrize("module", ["game", "search", "players", "queens_board", "queens_game",
+                                    "queens_solver", "queens_players", "corner", "amazons", "superqueen",
+                                    "arena"])
 def test_docstring_examples_hold(module):
     failures, tried = doctest.testmod(importlib.import_module(f"twoplayer.{module}"))
     assert failures == 0 and tried > 0
 
 
 def test_twoplayer_never_imports_the_screen_stack():
-    code = ("import sys, twoplayer.bench, twoplayer.terminal, autosolve.commands.play, "
+    code = ("import sys, twoplayer.queens_game, twoplayer.terminal, autosolve.commands.play, "
             "autosolve.commands.arena; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'vision', 'capture', 'actuator', 'cv2', 'pyautogui', 'mss'}))")

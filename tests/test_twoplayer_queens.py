@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from twoplayer_oracles import brute_force_wins
 
 from autosolve.cli import main
 from twoplayer.game import IllegalMoveError, PositionError
@@ -19,7 +20,6 @@ from twoplayer.queens_game import (
     QueensBoard,
     QueensGame,
     analyse,
-    brute_force_wins,
 )
 from twoplayer.search import solve
 
@@ -122,7 +122,7 @@ def test_the_exact_solver_agrees_with_plain_minimax(mode):
     for seed in range(25):
         n = 4 + seed % 3
         game = QueensGame(QueensBoard.random(n, seed, mode))
-        solver = KaylesSolver(game.board.conflicts)
+        solver = KaylesSolver(game.board)
         assert solver.is_lost(game.free) == (not brute_force_wins(game)), (n, seed)
         # and on a position one move in, where the board has started to split up
         game.push(game.legal_moves()[seed % len(game.legal_moves())])
@@ -131,8 +131,8 @@ def test_the_exact_solver_agrees_with_plain_minimax(mode):
 
 def test_grundy_values_match_the_mex_definition_on_small_boards():
     board = QueensBoard.random(5, 3, "easy")
-    solver = KaylesSolver(board.conflicts)
-    reference = KaylesSolver(board.conflicts)
+    solver = KaylesSolver(board)
+    reference = KaylesSolver(board)
 
     def mex_value(free: int) -> int:
         values = {mex_value(free & ~board.conflicts[i]) for i in range(25) if free >> i & 1}
@@ -148,7 +148,7 @@ def test_grundy_values_match_the_mex_definition_on_small_boards():
 def test_first_player_wins_n_queens_for_1_to_9_and_loses_for_10():
     for n in range(1, 11):
         board = QueensBoard.plain(n, "hard")
-        assert KaylesSolver(board.conflicts).is_lost(board.full) == (n == 10), n
+        assert KaylesSolver(board).is_lost(board.full) == (n == 10), n
 
 
 def test_winning_moves_really_win():
@@ -216,9 +216,39 @@ def test_board_sizes_out_of_range_exit_2(capsys):
 def test_known_lost_reads_what_the_search_left_in_the_memo():
     # The perfect player picks its reply from the memo without searching again.
     board = QueensBoard.random(6, 2, "easy")
-    solver = KaylesSolver(board.conflicts)
+    solver = KaylesSolver(board)
     for i in range(36):
         child = board.full & ~board.conflicts[i]
         assert not solver.known_lost(child) or solver.is_lost(child)
         lost = solver.is_lost(child)
         assert solver.known_lost(child) == lost, i
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_the_exact_solver_agrees_with_plain_minimax_on_any_free_mask(mode):
+    # Masks no game reaches too: the count of free rows, columns and regions bounds the queens
+    # left whatever the cells, and the search must stay exact on every one.
+    rng = random.Random(mode)
+    for seed in range(6):
+        board = QueensBoard.random(5 + seed % 2, seed, mode)
+        solver = KaylesSolver(board)
+        for _ in range(40):
+            free = rng.getrandbits(board.n * board.n)
+            assert solver.is_lost(free) == (not brute_force_wins(QueensGame(board, free))), (seed, free)
+
+
+def test_positions_with_three_queens_to_come_are_decided_without_searching_further():
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(20):
+        board = QueensBoard.random(6, seed, "easy")
+        game = QueensGame(board)
+        while game.legal_moves() and len({r for r, _ in game.legal_moves()}) > 3:
+            game.push(rng.choice(game.legal_moves()))
+        if not game.legal_moves():
+            continue
+        solver = KaylesSolver(board)
+        assert solver.is_lost(game.free) == (not brute_force_wins(game)), game.position()
+        assert solver.nodes == 1, game.position()  # one position looked at: no child searched
+        checked += 1
+    assert checked >= 10

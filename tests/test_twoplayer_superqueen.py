@@ -6,10 +6,11 @@ import random
 import time
 
 import pytest
+from twoplayer_oracles import is_path_legal, naive_distance
 
 from autosolve.cli import main
 from twoplayer.game import PositionError
-from twoplayer.superqueen import SuperQueenBoard, is_path_legal, naive_distance, shortest_path
+from twoplayer.superqueen import SuperQueenBoard, shortest_path
 
 
 def test_agrees_with_a_naive_bfs_on_random_boards():

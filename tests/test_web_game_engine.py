@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from twoplayer_oracles import brute_force_wins
 
 from twoplayer.queens_game import (
     KaylesSolver,
@@ -13,7 +14,6 @@ from twoplayer.queens_game import (
     QueensBoard,
     QueensGame,
     SolveTimeout,
-    brute_force_wins,
 )
 
 
@@ -45,7 +45,7 @@ def test_split_region_finds_a_region_in_pieces(rows, split):
 
 def test_a_search_out_of_time_raises_and_what_it_proved_stays_sound():
     board = QueensBoard.random(7, 3, "easy")
-    solver = KaylesSolver(board.conflicts)
+    solver = KaylesSolver(board)
     with pytest.raises(SolveTimeout), solver.budget(0.0):
         for _ in range(50):  # every search starts anew on a fresh solver, and one checks the clock
             KaylesSolver.is_lost(solver, board.full)
@@ -85,7 +85,7 @@ def test_reply_order_by_open_moves_leaves_every_result_exact(mode, proof_order_c
         n = 4 + seed % 3
         board = QueensBoard.random(n, seed, mode)
         game = QueensGame(board)
-        solver = KaylesSolver(board.conflicts)
+        solver = KaylesSolver(board)
         solver.proof_order_cells = proof_order_cells
         oracle: dict[int, int] = {}
         for _ in range(3):  # the empty board and two positions further in, same memo
@@ -99,8 +99,8 @@ def test_reply_order_by_open_moves_leaves_every_result_exact(mode, proof_order_c
 
 def test_open_moves_counts_what_is_left_to_prove():
     board = QueensBoard.plain(4, "hard")
-    solver = KaylesSolver(board.conflicts)
+    solver = KaylesSolver(board)
     free = board.full & ~board.conflicts[1]  # after r1c2: six legal moves
-    assert solver._open_moves(free, solver.memo[0]) == 6  # nothing known: all six still open
+    assert solver._open_moves(free) == 6  # nothing known: all six still open
     assert not solver.is_lost(free)  # the search leaves the winning reply in the memo
-    assert solver._open_moves(free, solver.memo[0]) >= 1 << 30  # won: of no use as a reply
+    assert solver._open_moves(free) >= 1 << 30  # won: of no use as a reply

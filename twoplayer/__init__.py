@@ -8,8 +8,10 @@ work with any game.
 
 Games, one per module:
 
-- `queens_game`: place queens in turn on a region map; the last to place one wins
-  (perfect play by Sprague-Grundy values of Node Kayles on the conflict graph).
+- `queens_game`: place queens in turn on a region map; the last to place one wins. Split by
+  idea: `queens_board` (what a queen rules out), `queens_solver` (perfect play: a win/loss
+  search over free-cell masks, cut short by counting the rows, columns and regions left) and
+  `queens_players` (the AIs).
 - `corner`: Corner the Queen, i.e. Wythoff's game with exact integer safe fields.
 - `amazons`: Amazons on 6x6 with two queens a side.
 - `superqueen`: shortest queen-or-knight path to capture a king (a one-player puzzle).

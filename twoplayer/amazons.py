@@ -129,7 +129,7 @@ class AmazonsGame:
     def legal_moves(self) -> list[AmazonsMove]:
         own = self.queens[self.turn]
         empty = BOARD & ~(self.queens[0] | self.queens[1] | self.arrows)
-        moves = []
+        moves: list[AmazonsMove] = []
         append = moves.append
         new = AmazonsMove._make
         # Bit loops are written out (no `bits` generator): this is the search's hottest code.

@@ -314,25 +314,3 @@ def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:
     if result is None:
         raise QuitGame
     return result.winner == ANNE
-
-
-def grundy_table(n: int) -> list[list[int]]:
-    """Grundy values g[p][q] of Wythoff's game with piles p, q < n, in O(n^2) big-int steps.
-
-    Each row, column and diagonal keeps a bitset of the values seen so far along it, so the
-    mex of a field is the lowest clear bit of three OR-ed bitsets.
-    """
-    rows = [0] * n
-    cols = [0] * n
-    diagonals = [0] * (2 * n)
-    table = [[0] * n for _ in range(n)]
-    for p in range(n):
-        for q in range(n):
-            seen = rows[p] | cols[q] | diagonals[q - p + n]
-            value = (~seen & (seen + 1)).bit_length() - 1
-            table[p][q] = value
-            bit = 1 << value
-            rows[p] |= bit
-            cols[q] |= bit
-            diagonals[q - p + n] |= bit
-    return table

@@ -1,23 +1,32 @@
-"""Timings that are too slow or too machine-dependent for the tests: the perfect Queens Game
-player on 10x10 maps, N-Queens 10, Super Queen on 100x100 boards, Amazons perft and search.
+"""Timings of the two-player games that are too slow or too machine-dependent for the tests: the
+perfect Queens Game player on 10x10 maps, N-Queens 10, Super Queen on 100x100 boards, Amazons
+perft and search.
 
-Each function returns plain figures; `queens-autosolve arena bench` prints them.
+Run from the project root (or through ``queens-autosolve arena bench``)::
 
->>> stats = superqueen_times(n=20, density=0.3, boards=3)
->>> stats.count
-3
+    .venv/bin/python benchmarks/twoplayer.py
+
+Each function returns plain figures; `run_all` gives them as printable lines.
+Not a test: nothing here is imported by the product or by the test suite.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
-from twoplayer.amazons import AmazonsGame, perft
-from twoplayer.queens_game import KaylesSolver, PerfectPlayer, QueensBoard, QueensGame
-from twoplayer.search import AlphaBeta, Limit
-from twoplayer.superqueen import SuperQueenBoard, shortest_path
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from twoplayer.amazons import AmazonsGame, perft  # noqa: E402
+from twoplayer.queens_game import KaylesSolver, PerfectPlayer, QueensBoard, QueensGame  # noqa: E402
+from twoplayer.search import AlphaBeta, Limit  # noqa: E402
+from twoplayer.superqueen import SuperQueenBoard, shortest_path  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,7 @@ def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 1
     def jobs() -> Iterator[Callable[[], object]]:
         for index in range(boards):
             game = QueensGame(QueensBoard.random(size, seed + index, mode))  # type: ignore[arg-type]
-            yield lambda game=game: PerfectPlayer(0).choose(game)
+            yield partial(PerfectPlayer(0).choose, game)
 
     return _time_runs(f"queens perfect first move, {size}x{size} {mode}", jobs())
 
@@ -77,7 +86,7 @@ def n_queens_time(n: int = 10) -> Timing:
     """Solving the plain n x n board (hard mode) from the empty board."""
     board = QueensBoard.plain(n, "hard")
     def job() -> object:
-        return KaylesSolver(board.conflicts).is_lost(board.full)
+        return KaylesSolver(board).is_lost(board.full)
 
     return _time_runs(f"plain {n}-queens game solved", iter([job]))
 
@@ -87,7 +96,7 @@ def superqueen_times(n: int = 100, density: float = 0.3, boards: int = 20, seed:
     def jobs() -> Iterator[Callable[[], object]]:
         for index in range(boards):
             board = SuperQueenBoard.random(n, density, seed + index)
-            yield lambda board=board: shortest_path(board)
+            yield partial(shortest_path, board)
 
     return _time_runs(f"super queen {n}x{n} density {density}", jobs())
 
@@ -116,3 +125,13 @@ def run_all() -> list[str]:
     lines.append(superqueen_times(100, 0.5).line())
     lines.extend(amazons_figures())
     return lines
+
+
+def main() -> int:
+    for line in run_all():
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The Queens Game AIs: random, greedy (the published 2-ply rule), search (alpha-beta on the
+mobility evaluation) and perfect (the exact solver of `twoplayer.queens_solver`).
+
+>>> from twoplayer.queens_game import QueensGame
+>>> game = QueensGame(QueensBoard.plain(4, "hard"))
+>>> make_player("perfect", seed=0).choose(game) in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from solver.puzzle import Cell, cells_of
+from twoplayer.players import Player, RandomPlayer
+from twoplayer.queens_board import QueensBoard
+from twoplayer.queens_solver import KaylesSolver
+from twoplayer.search import AlphaBeta, Limit
+
+if TYPE_CHECKING:
+    from twoplayer.queens_game import QueensGame
+
+
+class GreedyPlayer:
+    """The published 2-ply rule: win at once if possible, else leave the opponent fewest moves."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: QueensGame) -> Cell:
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        scored = [((free & ~conflicts[r * n + c]).bit_count(), (r, c)) for r, c in game.legal_moves()]
+        fewest = min(count for count, _ in scored)
+        return self.rng.choice([cell for count, cell in scored if count == fewest])
+
+
+class QueensSearchPlayer:
+    """Alpha-beta with the mobility evaluation, within a limit (for boards too big to solve)."""
+
+    def __init__(self, limit: Limit | None = None) -> None:
+        self.name = "search"
+        self.limit = limit or Limit(time=0.5)
+        self.engine = AlphaBeta()
+        self._board: QueensBoard | None = None
+
+    def choose(self, game: QueensGame) -> Cell:
+        if game.board != self._board:
+            # Positions are keyed by their free mask alone, which means something else on
+            # another board: start a fresh table.
+            self.engine = AlphaBeta()
+            self._board = game.board
+        return self.engine.search(game, self.limit).move
+
+
+# How long a lost player looks for its most stubborn move. It comes on top of proving the
+# position lost (on a lost 10x10 easy first move it took 0.11-0.21 s of the 0.2 s allowed), and
+# only picks among losing moves: 0.1 s halves that share.
+STUBBORN_SECONDS = 0.1
+
+
+class PerfectPlayer:
+    """Exact play (`KaylesSolver`). When every move loses, it leaves the opponent the
+    fewest winning replies (checked within a small time budget), else the most free cells."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "perfect"
+        self.rng = random.Random(seed)
+        self._solvers: dict[QueensBoard, KaylesSolver] = {}
+
+    def solver_for(self, board: QueensBoard) -> KaylesSolver:
+        if board not in self._solvers:
+            self._solvers.clear()  # one board at a time: the memo is per board
+            self._solvers[board] = KaylesSolver(board)
+        return self._solvers[board]
+
+    def forget(self) -> None:
+        """Drop what the memo holds (it grows with every position proved)."""
+        self._solvers.clear()
+
+    def choose(self, game: QueensGame) -> Cell:
+        solver = self.solver_for(game.board)
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        if not solver.is_lost(free):
+            # The search that proved the win has left the winning reply in the memo: known
+            # lost children first, then (rarely needed) a search of the rest.
+            moves = game.legal_moves()
+            self.rng.shuffle(moves)
+            known = [m for m in moves if solver.known_lost(free & ~conflicts[m[0] * n + m[1]])]
+            for move in known + moves:
+                if solver.is_lost(free & ~conflicts[move[0] * n + move[1]]):
+                    return move
+        return self._stubborn(game, solver)
+
+    def _stubborn(self, game: QueensGame, solver: KaylesSolver, budget: float = STUBBORN_SECONDS) -> Cell:
+        """In a lost position: the move after which the fewest replies win for the opponent."""
+        conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        moves = sorted(game.legal_moves(),
+                       key=lambda cell: -(free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
+        deadline = time.perf_counter() + budget
+        best, fewest = moves[0], None
+        for move in moves:
+            after = free & ~conflicts[move[0] * n + move[1]]
+            replies = 0
+            for reply in cells_of(after, n):
+                if time.perf_counter() > deadline:
+                    return best
+                replies += solver.is_lost(after & ~conflicts[reply[0] * n + reply[1]])
+            if fewest is None or replies < fewest:
+                best, fewest = move, replies
+        return best
+
+
+def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
+    """A Queens Game AI by name: random, greedy, search or perfect.
+
+    >>> make_player("perfect").name
+    'perfect'
+    """
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "greedy":
+        return GreedyPlayer(seed)
+    if kind == "search":
+        return QueensSearchPlayer(limit)
+    if kind == "perfect":
+        return PerfectPlayer(seed)
+    raise ValueError(f"unknown Queens Game player {kind!r}")
+
+
+QUEENS_AIS = ("random", "greedy", "search", "perfect")
