@@ -100,6 +100,27 @@ def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbo
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]
 
 
+def test_a_page_at_150_percent_cut_by_the_window_frame_is_named_and_scroll_solves_it(
+    openbox_chromium, openbox_xvfb,
+):
+    """At 150% the 9x9 board runs past the bottom of the decorated window, whose light frame
+    follows the cut row: the refusal names the bottom edge and --scroll (not "no board", which it
+    was), nothing is clicked; with --scroll the tool brings the board in and solves it."""
+    display, puzzle = openbox_xvfb.display, puzzle_of(9, 1)
+    with practice_page(openbox_chromium, puzzle, zoom=1.5, whole_board=False) as server:
+        with terminal_focused(display):
+            refused = run_tool(display=display)
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        assert "cut off" in refused.stderr and "bottom" in refused.stderr, refused.stderr
+        assert "--scroll" in refused.stderr and "nothing was clicked" in refused.stderr
+        assert server.state().moves == 0
+        with terminal_focused(display):
+            done = run_tool("--scroll", display=display)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    print(done.stdout)
+    assert_solved_by_the_tool(done, state, puzzle)
+
+
 # --- two X screens ------------------------------------------------------------------------
 
 

@@ -19,17 +19,26 @@ from vision.stats import median as array_median
 
 
 def cut_sides(mask: np.ndarray, grid: Lattice) -> list[str]:
-    """The sides of a (not square) grid that the image edge cuts."""
+    """The sides of a (not square) grid that the image edge cuts.
+
+    The lines or cells missing lie beyond a short side (top or bottom when there are fewer rows
+    than columns): one that ends within a frame's width of the image edge is taken as cut there
+    even when a frame seems to close it, for a window's own border right after a cut cell reads
+    as a thin frame with a sliver of page beyond (Chromium at 150% under openbox)."""
     steps = np.concatenate([np.diff(grid.xs), np.diff(grid.ys)])
     pitch = float(array_median(steps)) if len(steps) else float(grid.right[0] - grid.left[0])
     cell = float(array_median(grid.right - grid.left))
+    cols, rows = len(grid.left), len(grid.top)
+    short = ("top", "bottom") if rows < cols else ("left", "right") if cols < rows else ()
     cut = []
     for view in _side_views(mask, grid):
+        name, edge = view[0], view[2]
         try:
-            if _look_beyond(*view, pitch, cell).kind is Beyond.CUT:
-                cut.append(view[0])
+            kind: Beyond | None = _look_beyond(*view, pitch, cell).kind
         except BoardNotFound:
-            continue  # no frame on that side, but no sign of the image edge cutting it either
+            kind = None  # no frame on that side, but no sign of the image edge cutting it either
+        if kind is Beyond.CUT or (name in short and edge <= FRAME_MAX * pitch):
+            cut.append(name)
     return cut
 
 
@@ -53,6 +62,7 @@ FRAME_SHARE = 0.8  # of the rows along a side that must show the frame: it runs 
 EDGE_FRAME_SHARE = 0.9
 LINE_LIKE = 0.15  # of the pitch: a line between cells is thinner than this
 FRAME_MAX = 0.3  # of the pitch: a frame is thinner; a longer dark run beyond the cells is dark page
+WINDOW_LINE = 2  # px: the dark outer line a window's border may end in, at the image edge
 EDGE_FRAME_SPREAD = 0.25  # of the thickest side, and at least 1.5 px
 
 
@@ -113,10 +123,11 @@ def _look_beyond(
     beyond = np.where(light_after.any(axis=1), light_after.argmax(axis=1), reach)
     framed = first <= 4 + 0.03 * pitch
     if np.count_nonzero(framed) < FRAME_SHARE * len(rows):
-        light_at_edge = np.count_nonzero(~seg[:, -1]) >= FRAME_SHARE * len(rows)
+        # light up to the image edge, or to a window's outer line there, a few pixels on
+        light_at_edge = np.count_nonzero(~seg[:, max(0, reach - 1 - WINDOW_LINE)]) >= FRAME_SHARE * len(rows)
         if reach == start and edge <= FRAME_MAX * pitch and light_at_edge:
-            # no frame, and light at the image edge a few pixels on (a light window border or
-            # grip right after the page): the edge cuts the frame, and maybe more of the board
+            # no frame, and the window's light border or grip right after the page: the window's
+            # edge cuts the frame, and maybe more of the board
             return Side(name, Beyond.CUT, 0.0)
         raise BoardNotFound(f"no whole board found: no outer frame line along its {name} side")
     run = float(list_median((beyond - first)[framed].tolist()))
