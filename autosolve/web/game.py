@@ -201,15 +201,15 @@ def new_game(body: dict[str, object]) -> tuple[QueensGame, int | None]:
     if regions is not None and seed is not None:
         raise ValueError("give seed or regions, not both")
     if regions is not None:
-        return QueensGame(loaded_board(regions, n, mode)), None  # type: ignore[arg-type]
+        return QueensGame(loaded_board(regions, n, mode)), None
     seed = secrets.randbelow(1 << 31) if seed is None else whole_number(body, "seed", 0, MAX_SEED)
-    return QueensGame(QueensBoard.random(n, seed, mode)), seed  # type: ignore[arg-type]
+    return QueensGame(QueensBoard.random(n, seed, mode)), seed
 
 
 def loaded_board(regions: object, n: int, mode: str) -> QueensBoard:
     """A board from a region map in the puzzle text format (one string, or a list of rows)."""
     if isinstance(regions, list) and all(isinstance(row, str) for row in regions):
-        text = "\n".join(regions)  # type: ignore[arg-type]
+        text = "\n".join(regions)
     elif isinstance(regions, str):
         text = regions
     else:
@@ -307,7 +307,7 @@ class GameApi:
             refuse_if_over(web.game)
             player = web.game.turn + 1
             start = time.perf_counter()
-            cell, fallback = choose_move(web, level)  # type: ignore[arg-type]
+            cell, fallback = choose_move(web, level)
             thought = time.perf_counter() - start
             web.game.push(cell)
             state = web.state()
