@@ -10,7 +10,8 @@ Run from the project root (the baselines need the optional extra: ``pip install 
 Times are CPU seconds (`time.process_time`; CP-SAT runs with one worker), since the machine is
 shared. Every variant of our solver and every baseline runs in this one process, puzzle after
 puzzle, so their ratios are measured under the same load. "before" is the solver of git commit
-0fe93c5 (before issue 12), loaded beside today's (`--before REF`).
+0fe93c5 (before issue 12), loaded beside today's (`--before REF`: the modules of
+SOLVER_MODULES that existed at REF).
 Not a test: nothing here is imported by the product or by the test suite.
 """
 
@@ -70,13 +71,14 @@ def ours(puzzle: Puzzle) -> Run:
 @contextmanager
 def rules_without(left_out: str) -> Iterator[None]:
     """Our solver with one k>1 deduction rule left out."""
-    many, with_trial = propagate.RULES_MANY, propagate.RULES_WITH_TRIAL
+    many, wide, with_trial = propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL
     propagate.RULES_MANY = tuple(r for r in many if r.__name__ != left_out)
+    propagate.RULES_WIDE = tuple(r for r in wide if r.__name__ != left_out)
     propagate.RULES_WITH_TRIAL = tuple(r for r in with_trial if r.__name__ != left_out)
     try:
         yield
     finally:
-        propagate.RULES_MANY, propagate.RULES_WITH_TRIAL = many, with_trial
+        propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL = many, wide, with_trial
 
 
 def ours_without(rule: str) -> Solver:
@@ -85,6 +87,16 @@ def ours_without(rule: str) -> Solver:
             return ours(puzzle)
 
     return run
+
+
+def ours_with_confine(puzzle: Puzzle) -> Run:
+    """Our solver with confine in the search for k >= 3 too (see propagate.RULES_WIDE)."""
+    wide = propagate.RULES_WIDE
+    propagate.RULES_WIDE = propagate.RULES_MANY
+    try:
+        return ours(puzzle)
+    finally:
+        propagate.RULES_WIDE = wide
 
 
 def ours_with_trials(depth: int) -> Solver:
@@ -105,19 +117,30 @@ def ours_with_trials(depth: int) -> Solver:
 BEFORE = "0fe93c5"  # the commit before issue 12: the solver "before" is measured at
 
 
+# The solver's modules in import order: each may import the ones before it.
+SOLVER_MODULES = ("board", "wording", "patterns", "block_rules", "unit_rules", "propagate", "search")
+
+
 def solver_at(ref: str) -> Solver | None:
-    """Our solver as it was at git commit `ref`: its solver/propagate.py and solver/search.py,
-    loaded beside today's (the rest of solver/ they import is shared). None without git."""
-    try:
-        texts = {name: subprocess.run(["git", "show", f"{ref}:solver/{name}.py"], cwd=ROOT, check=True,
-                                      capture_output=True, text=True).stdout
-                 for name in ("propagate", "search")}
-    except (OSError, subprocess.CalledProcessError):
+    """Our solver as it was at git commit `ref`: its modules of SOLVER_MODULES that existed then,
+    loaded beside today's under other names (the rest of solver/ they import is shared). None
+    without git."""
+    texts = {}
+    for name in SOLVER_MODULES:
+        try:
+            texts[name] = subprocess.run(["git", "show", f"{ref}:solver/{name}.py"], cwd=ROOT, check=True,
+                                         capture_output=True, text=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    if "search" not in texts:
         return None
-    old_propagate = _load(f"before_{ref}_propagate", texts["propagate"])
-    own = f"from {old_propagate.__name__} import"
-    search_text = texts["search"].replace("from solver.propagate import", own)
-    old_search = _load(f"before_{ref}_search", search_text)
+    loaded: list[str] = []
+    for name, text in texts.items():
+        for done in loaded:
+            text = text.replace(f"from solver.{done} import", f"from before_{ref}_{done} import")
+        _load(f"before_{ref}_{name}", text)
+        loaded.append(name)
+    old_search = sys.modules[f"before_{ref}_search"]
 
     def run(puzzle: Puzzle) -> Run:
         start = time.process_time()
@@ -302,8 +325,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.no_baselines:
             solvers |= {"CP-SAT (1 worker)": cp_sat, "SAT (CaDiCaL 1.9.5)": sat}
         if args.ablate and puzzles[0].k > 1:
-            solvers |= {f"without {rule}": ours_without(rule) for rule in ABLATED}
-        sample = {name: args.sample for name in solvers if name.startswith(("CP-SAT", "SAT", "without"))}
+            lean = puzzles[0].k >= propagate.LEAN_FROM_K  # the search runs without confine
+            left_out = [rule for rule in ABLATED if not (lean and rule == "confine")]
+            solvers |= {f"without {rule}": ours_without(rule) for rule in left_out}
+            if lean:
+                solvers["with confine"] = ours_with_confine
+        sample = {name: args.sample for name in solvers
+                  if name.startswith(("CP-SAT", "SAT", "without", "with confine"))}
         if sample and args.sample < len(puzzles):
             solvers[f"ours (first {args.sample})"] = ours
             sample[f"ours (first {args.sample})"] = args.sample

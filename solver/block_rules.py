@@ -12,7 +12,21 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from solver.board import Board, State, Step, as_column, band_key, place, remember, transpose
+from solver.board import (
+    GONE_LIMIT,
+    Board,
+    Cover,
+    LinesSeen,
+    State,
+    Step,
+    as_column,
+    band_key,
+    changed_units,
+    place,
+    remember,
+    transpose,
+)
+from solver.patterns import band_pairs, greedy_count, line_pins, pin_line
 from solver.wording import (
     Describe,
     attack_step,
@@ -32,22 +46,34 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
     """For k>1: cover a region's live cells with 2x2 blocks, greedily in reading order. A block
     holds at most one queen, so fewer blocks than k is a contradiction, and exactly k puts one
     queen in each block (see `_settle_blocks`)."""
-    k, covers = board.k, board.memo.covers
+    k, n, memo = board.k, board.n, board.memo
+    covers = memo.covers
+    live_before = cand | queens
+    todo = changed_units(board, memo.covered, cand, live_before, live_before) >> 2 * n
     for g, region in enumerate(board.region_masks):
+        if not todo >> g & 1:
+            continue  # its live cells have not changed since the last call settled it
         live = (cand | queens) & region
-        blocks = covers.get(live)
-        if blocks is None:
-            blocks = covers[live] = greedy_cover(board, live)
-        if len(blocks) > k:
+        cover = covers.get(live)
+        if cover is None:
+            cover = covers[live] = region_cover(board, live)
+        count, singles, touching = cover
+        if count > k:
             continue
-        about = lambda g=g: f"region {board.puzzle.labels[g]} needs {k} queens"  # noqa: E731
-        if len(blocks) < k:
-            return contradiction(f"{about()} but only {len(blocks)} fit", log)
-        state = _settle_blocks(board, cand, queens, blocks, about, k, log)
-        if state is None:
-            return None
-        cand, queens = state
+        if count < k:
+            return contradiction(f"{_region_needs(board, g)()} but only {count} fit", log)
+        if (singles | touching) & cand:
+            state = _settle_blocks(board, cand, queens, singles, touching, _region_needs(board, g), k, log)
+            if state is None:
+                return None
+            cand, queens = state
+    # The live cells of the call's start: a region looked at early may lose cells to a later one
+    memo.covered = (cand, cand | queens, live_before)
     return cand, queens
+
+
+def _region_needs(board: Board, g: int) -> Describe:
+    return lambda: f"region {board.puzzle.labels[g]} needs {board.k} queens"
 
 
 def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
@@ -59,40 +85,120 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
     fit: fewer than needed is a contradiction; exactly as many pins each queen between its
     leftmost and rightmost greedy place (a line), or puts one queen in every block (a band: see
     `_settle_blocks`). The line patterns are taken once per call: after a deduction they hold
-    more cells than are live, which keeps every later deduction of the call sound."""
+    more cells than are live, which keeps every later deduction of the call sound.
+
+    Only the lines and bands whose patterns changed since the last call are looked at, when
+    this state lies within what that call left (`_lines_to_look_at`): what an unchanged line or
+    band could settle, that call settled."""
     n, k, fit = board.n, board.k, board.fit
-    full = (1 << n) - 1
-    live = cand | queens
-    row_live = [live >> (r * n) & full for r in range(n)]  # each row's live pattern
-    band_covers = board.memo.band_covers
-    for horizontal, patterns, band_cells, masks in (
-        (True, row_live, board.band_cells[0], board.band_masks[0]),
-        (False, transpose(row_live, n), board.band_cells[1], board.band_masks[1]),
+    live = live_start = cand | queens
+    memo = board.memo
+    band_covers = memo.band_covers
+    pins = line_pins(n, k)
+    row_live, col_live, todo = _lines_to_look_at(board, memo.lines_seen, cand, live)
+    for horizontal, patterns, masks, lines in (
+        (True, row_live, board.band_masks[0], todo[0]),
+        (False, col_live, board.band_masks[1], todo[1]),
     ):
-        for a in range(n):
-            if (fit[patterns[a]] if fit else greedy_count(patterns[a], k + 1)) <= k:
-                state = _fit_line(board, cand, queens, patterns[a], a, horizontal, log)
+        rest = lines
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            a = low.bit_length() - 1
+            pattern = patterns[a]
+            if (fit[pattern] if fit else greedy_count(pattern, k + 1)) > k:
+                continue
+            pinned = pins.get(pattern)
+            if pinned is None:
+                pinned = remember(pins, pattern, pin_line(pattern, k))
+            if pinned[0] < 0:
+                return contradiction(f"{line_name(a, horizontal)} fits fewer than {k} queens apart", log)
+            at = pinned[0] | pinned[1]
+            if (at << a * n if horizontal else as_column(at, n) << a) & cand:
+                state = _fit_line(board, cand, queens, pinned, a, horizontal, log)
                 if state is None:
                     return None
                 cand, queens = state
-        for a in range(n - 1):
+        rest = (lines | lines >> 1) & ((1 << (n - 1)) - 1)  # band a is lines a and a+1
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            a = low.bit_length() - 1
             band = patterns[a] | patterns[a + 1]
-            if (fit[band] if fit else greedy_count(band, 2 * k + 1)) > 2 * k:
+            room = fit[band] if fit else greedy_count(band, 2 * k + 1)
+            if room > 2 * k:
                 continue
-            key = band_key((cand | queens) & masks[a], band, horizontal, n)
-            blocks = band_covers.get(key, False)
-            if blocks is False:
-                blocks = band_covers[key] = band_blocks(band, 2 * k, band_cells[a], cand | queens)
-            if blocks is None:
+            if room < 2 * k:
                 return contradiction(f"{band_text(a, horizontal)} fit fewer than {2 * k} queens", log)
-            state = _settle_blocks(
-                board, cand, queens, blocks,
-                lambda a=a, h=horizontal: f"{band_text(a, h)} need {2 * k} queens", 2 * k, log,
-            )
-            if state is None:
-                return None
-            cand, queens = state
+            if not cand & masks[a]:
+                continue  # nothing left to settle
+            live = cand | queens
+            key = band_key(live & masks[a], band, horizontal, n)
+            settles = band_covers.get(key)
+            if settles is None:
+                settles = band_covers[key] = _band_settles(board, band, a, horizontal, live)
+            singles, touching = settles
+            if (singles | touching) & cand:
+                about = _band_needs(a, horizontal, 2 * k)
+                state = _settle_blocks(board, cand, queens, singles, touching, about, 2 * k, log)
+                if state is None:
+                    return None
+                cand, queens = state
+    memo.lines_seen = (cand, cand | queens, live_start, row_live, col_live)
     return cand, queens
+
+
+def _lines_to_look_at(
+    board: Board, seen: LinesSeen | None, cand: int, live: int
+) -> tuple[list[int], list[int], tuple[int, int]]:
+    """For count_blocks: the rows' and the columns' live patterns, and the rows and the columns
+    to look at (n-bit sets): those that lost a live cell since its last call started, when this
+    state lies within what that call left (see changed_units); else all of them."""
+    n = board.n
+    if seen is not None and not (cand & ~seen[0] or live & ~seen[1]):
+        gone = seen[2] & ~live
+        if gone.bit_count() <= GONE_LIMIT:
+            rows, cols = list(seen[3]), list(seen[4])
+            todo_rows = todo_cols = 0
+            while gone:
+                low = gone & -gone
+                gone ^= low
+                r, c = divmod(low.bit_length() - 1, n)
+                rows[r] &= ~(1 << c)
+                cols[c] &= ~(1 << r)
+                todo_rows |= 1 << r
+                todo_cols |= 1 << c
+            return rows, cols, (todo_rows, todo_cols)
+    full = (1 << n) - 1
+    rows = [live >> (r * n) & full for r in range(n)]
+    return rows, transpose(rows, n), (full, full)
+
+
+def _band_settles(board: Board, band: int, a: int, horizontal: bool, live: int) -> tuple[int, int]:
+    """What the covers of the band of lines a and a+1 settle (see block_settles), its live
+    positions across being `band` and its live cells those of `live`; (0, 0) when more than 2k
+    queens fit."""
+    n = board.n
+    spreads = _band_spreads(n, 2 * board.k)
+    found = spreads.get(band)
+    if found is None:
+        pairs = band_pairs(band, 2 * board.k) or ()  # None (too few fit) is caught before
+        found = remember(spreads, band, (
+            tuple(pair << n | pair for pair in pairs), tuple(as_column(pair, n) * 3 for pair in pairs)
+        ))
+    shift = a * n if horizontal else a
+    return block_settles(board, [cells << shift & live for cells in found[not horizontal]])
+
+
+@lru_cache(maxsize=16)
+def _band_spreads(n: int, need: int) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """For `_band_settles`: a band's live positions across -> the cells of each block of its
+    covers (`band_pairs`) in the band of rows 0 and 1, and in that of columns 0 and 1."""
+    return {}
+
+
+def _band_needs(a: int, horizontal: bool, count: int) -> Describe:
+    return lambda: f"{band_text(a, horizontal)} need {count} queens"
 
 
 def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
@@ -105,14 +211,19 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
     on their cells (`_squeezers`, cached per search: region shapes differ from puzzle to puzzle).
     This also finds everything `eliminate_attackers` finds for k>1 (the same node counts without
     it), so it replaces that rule."""
-    n, k = board.n, board.k
+    n, k, memo = board.n, board.k, board.memo
     row_bits = (1 << n) - 1
     line_caches = _line_squeezes(n, k)
+    cand_before = cand
+    todo = changed_units(board, memo.squeezed_seen, cand, cand | queens, cand)
     for lines, step in ((board.rows, n), (board.cols, 1)):
         patterns = [cand >> (r * n) & row_bits for r in range(n)]
         if step == 1:
             patterns = transpose(patterns, n)
+            todo >>= n
         for a, line in enumerate(lines):
+            if not todo >> a & 1:
+                continue  # no candidate gone since the last call looked at it
             need = k - (line & queens).bit_count()
             pattern = patterns[a]
             if not need or pattern.bit_count() > 2 * need + 2:
@@ -132,8 +243,11 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
                 if log is not None:
                     log.append(squeeze_step(board, a if step == n else n + a, drop))
                 cand &= ~drop
-    squeezed = board.memo.squeezed
+    squeezed = memo.squeezed
+    todo >>= n
     for g, region in enumerate(board.region_masks):
+        if not todo >> g & 1:
+            continue
         need = k - (region & queens).bit_count()
         if not need:
             continue
@@ -141,14 +255,15 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
         if live.bit_count() > 2 * need + 4:
             continue  # roomy: such regions are seldom tight enough to squeeze (measured)
         cache = squeezed[need]
-        drop = cache.get(live)
-        if drop is None:
-            drop = cache[live] = _squeezers(board, live, need)
-        drop &= cand
+        found = cache.get(live)
+        if found is None:
+            found = cache[live] = _squeezers(board, live, need)
+        drop = found & cand
         if drop:
             if log is not None:
                 log.append(squeeze_step(board, 2 * n + g, drop))
             cand &= ~drop
+    memo.squeezed_seen = (cand, cand | queens, cand_before)
     return cand, queens
 
 
@@ -211,13 +326,15 @@ def settle_group(
     if live.bit_count() > 4 * k:
         return cand, queens  # more than k 2x2 blocks: the cover tells nothing
     covers = board.memo.covers
-    blocks = covers.get(live)
-    if blocks is None:
-        blocks = covers[live] = greedy_cover(board, live)
-    if len(blocks) < k:
-        return contradiction(f"{about()} hold {k} queens but only {len(blocks)} fit", log)
-    if len(blocks) == k:
-        return _settle_blocks(board, cand, queens, blocks, lambda: f"{about()} hold {k} queens", k, log)
+    cover = covers.get(live)
+    if cover is None:
+        cover = covers[live] = region_cover(board, live)
+    count, singles, touching = cover
+    if count < k:
+        return contradiction(f"{about()} hold {k} queens but only {count} fit", log)
+    if count == k and (singles | touching) & cand:
+        hold: Describe = lambda: f"{about()} hold {k} queens"  # noqa: E731
+        return _settle_blocks(board, cand, queens, singles, touching, hold, k, log)
     return cand, queens
 
 
@@ -228,7 +345,7 @@ def greedy_cover(board: Board, live: int) -> list[int]:
     """Disjoint 2x2-square pieces covering `live`, greedily in reading order (stopping at k+1)."""
     k = board.k
     right, left = board.squares
-    blocks = []
+    blocks: list[int] = []
     while live and len(blocks) <= k:
         i = (live & -live).bit_length() - 1
         a, b = live & right[i], live & left[i]
@@ -238,28 +355,43 @@ def greedy_cover(board: Board, live: int) -> list[int]:
     return blocks
 
 
-def _settle_blocks(
-    board: Board, cand: int, queens: int, blocks: list[int], about: Describe, count: int,
-    log: list[Step] | None,
-) -> State | None:
-    """Each of `blocks` (disjoint cell sets, each inside a 2x2 square) holds exactly one queen:
-    a block with one cell left gets the queen, and a cell outside a block that would take all
-    of the block's cells goes."""
+def region_cover(board: Board, live: int) -> Cover:
+    """The greedy 2x2 cover of `live` (see greedy_cover) as (blocks, singles, touching): how many
+    blocks it takes (up to k+1) and, when that is k or fewer, what `block_settles` finds."""
+    blocks = greedy_cover(board, live)
+    if len(blocks) > board.k:
+        return len(blocks), 0, 0
+    return (len(blocks), *block_settles(board, blocks))
+
+
+def block_settles(board: Board, blocks: list[int]) -> tuple[int, int]:
+    """What it settles that each of `blocks` (disjoint cell sets, each inside a 2x2 square)
+    holds exactly one queen: (singles, touching), the cells of the blocks with one cell left
+    (each holds the block's queen) and the cells outside a block that would take all of it.
+    Cached with the cover, and so found once for all the states that share those live cells:
+    a block never holds a queen and a candidate at once (a queen takes its neighbours), so which
+    of these cells still matter is just which are candidates."""
     touching = board.memo.touching_all
-    forced = 0
-    drop = 0
+    singles = drop = 0
     for block in blocks:
-        if block & queens:
-            continue
         if not block & (block - 1):
-            forced |= block
+            singles |= block
             continue
         common = touching.get(block)
         if common is None:
             common = touching[block] = _touching_all(board, block)
         drop |= common
-    drop &= cand
-    forced &= cand
+    return singles, drop
+
+
+def _settle_blocks(
+    board: Board, cand: int, queens: int, singles: int, touching: int, about: Describe, count: int,
+    log: list[Step] | None,
+) -> State | None:
+    """`count` blocks hold one queen each (see block_settles): the candidates among `singles`
+    get queens, those among `touching` go."""
+    drop = touching & cand
+    forced = singles & cand
     if not (drop or forced):
         return cand, queens
     if log is not None:
@@ -280,34 +412,6 @@ def _touching_all(board: Board, block: int) -> int:
         common &= kill[low.bit_length() - 1]
         rest ^= low
     return common & ~block
-
-
-def band_blocks(band: int, need: int, cells: tuple[int, ...], live: int) -> list[int] | None:
-    """The live cells of each block of a band's greedy covers from both ends, when they have
-    exactly `need` blocks (the most queens that fit); [] when more fit; None when fewer do.
-    `band` has a bit per cross position holding a live cell; `cells[p]` are the band's cells at
-    position p (with a 0 after the last)."""
-    out = []
-    for reverse in (False, True):
-        x = band
-        count = 0
-        while x:
-            if reverse:
-                i = x.bit_length() - 1
-                block = cells[i] | (cells[i - 1] if i else 0)
-                x &= ~(3 << i >> 1)
-            else:
-                low = x & -x
-                i = low.bit_length() - 1
-                block = cells[i] | cells[i + 1]
-                x &= ~(3 * low)
-            out.append(block & live)
-            count += 1
-        if count < need:
-            return None
-        if count > need:
-            return []
-    return out
 
 
 def crowding(neighbours: tuple[int, ...], live: int, spare: int) -> int:
@@ -334,48 +438,13 @@ def crowding(neighbours: tuple[int, ...], live: int, spare: int) -> int:
 # --- lines --------------------------------------------------------------------------------------
 
 
-def greedy_count(x: int, stop: int) -> int:
-    """How many of the set bits of x can be picked with no two adjacent (counting up to `stop`)."""
-    count = 0
-    while x and count < stop:
-        low = x & -x
-        x &= ~(low | low << 1)
-        count += 1
-    return count
-
-
-def _greedy_low(x: int) -> list[int]:
-    """Positions picked from the low end, skipping each pick's neighbour."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x &= ~(low | low << 1)
-    return out
-
-
-def _greedy_high(x: int) -> list[int]:
-    """Positions picked from the high end, lowest first."""
-    out = []
-    while x:
-        i = x.bit_length() - 1
-        out.append(i)
-        x &= ~(3 << i >> 1)
-    out.reverse()
-    return out
-
-
 def _fit_line(
-    board: Board, cand: int, queens: int, line: int, a: int, horizontal: bool, log: list[Step] | None
+    board: Board, cand: int, queens: int, pinned: tuple[int, int], a: int, horizontal: bool,
+    log: list[Step] | None,
 ) -> State | None:
-    """Line a, whose live positions `line` fit at most k queens apart: see `pin_line`."""
-    k, n = board.k, board.n
-    line_fits = board.memo.line_fits
-    pinned = line_fits.get(line)
-    if pinned is None:
-        pinned = line_fits[line] = pin_line(line, k)
-    if pinned[0] < 0:
-        return contradiction(f"{line_name(a, horizontal)} fits fewer than {k} queens apart", log)
+    """Line a, whose live positions fit at most k queens apart: `pinned` is what `pin_line`
+    found for them, (positions no queen can take, positions a queen must take)."""
+    n = board.n
     outside, forced_at = pinned
     if horizontal:
         drop = outside << a * n
@@ -392,21 +461,6 @@ def _fit_line(
     cand &= ~drop
     state = place(board, cand, queens, forced)
     return state or contradiction(f"{line_name(a, horizontal)}: forced queens touch", log)
-
-
-def pin_line(line: int, k: int) -> tuple[int, int]:
-    """For a line whose live positions fit at most k queens: the positions no queen can take and
-    the positions a queen must take; (-1, 0) when fewer than k fit. The i-th queen from the left
-    lies between the i-th greedy pick from the left and the i-th from the right."""
-    low, high = _greedy_low(line), _greedy_high(line)
-    if len(low) < k:
-        return -1, 0
-    allowed = forced = 0
-    for lo, hi in zip(low, high):
-        allowed |= ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-        if lo == hi:
-            forced |= 1 << lo
-    return line & ~allowed, forced
 
 
 # --- squeezing ----------------------------------------------------------------------------------

@@ -19,14 +19,25 @@ from typing import TypeVar
 from solver.puzzle import Cell, Puzzle, Rule, cell_name, cells_of, default_label, geometry
 
 State = tuple[int, int]  # (cand, queens)
+# What a rule's last call left and looked at: (cand left, cand | queens left, the cells it looked
+# at when it started: its live cells, or its candidates); see changed_units
+Seen = tuple[int, int, int]
+# For count_blocks, Seen and the rows' and the columns' live patterns at the call's start
+LinesSeen = tuple[int, int, int, list[int], list[int]]
+# What a greedy 2x2 cover settles: (blocks in it, up to k+1; singles; touching), see
+# block_rules.region_cover
+Cover = tuple[int, int, int]
 
 
 class StepKind(str, Enum):
     """What a Step records. A str that prints as its word, so text and JSON output carry the
     plain word and a kind compares equal to it (enum.StrEnum needs Python 3.11)."""
 
-    __str__ = str.__str__
-    __format__ = str.__format__
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(self, format_spec)
 
     SINGLE = "single"  # a unit's last candidates get its queens (settle_units)
     ATTACK = "attack"  # candidates whose queen would starve a unit (eliminate_attackers, squeeze_units)
@@ -71,16 +82,24 @@ class Memo:
     touching_all: dict[int, int] = field(default_factory=dict)
     # crowded[spare]: a unit's live cells -> the cells that touch more than `spare` of them
     crowded: tuple[dict[int, int], ...] = field(default_factory=lambda: tuple({} for _ in range(4)))
-    # a region's (or group's) live cells -> its greedy 2x2 cover (see block_rules.greedy_cover)
-    covers: dict[int, list[int]] = field(default_factory=dict)
-    # a line's live pattern -> what pin_line finds
-    line_fits: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # a region's (or group's) live cells -> what its greedy 2x2 cover settles (block_rules.region_cover)
+    covers: dict[int, Cover] = field(default_factory=dict)
     # a region's live cells -> the rows and columns it spans (see unit_rules.rows_and_cols)
     spans: dict[int, int] = field(default_factory=dict)
-    # band_key(...) -> the blocks of a band's covers (see block_rules.band_blocks)
-    band_covers: dict[int, list[int] | None] = field(default_factory=dict)
+    # band_key(...) -> what a band's covers settle, (singles, touching) as block_rules.block_settles
+    # finds them (see count_blocks)
+    band_covers: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # What the last count_blocks call left and looked at: see LinesSeen
+    lines_seen: LinesSeen | None = None
     # group_key(...) -> the cells a confinement leaves over (see unit_rules._confine_within)
     groups: dict[int, int] = field(default_factory=dict)
+    # (tag, *sets) -> what unit_rules._confinements finds: the spans worth a look for one of the
+    # four confinements (`tag` as in group_key), given each inner unit's set of outer units
+    confined: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    # For k>1, what the last settle_units and cover_regions calls left and started from: see Seen
+    settled: Seen | None = None
+    covered: Seen | None = None
+    squeezed_seen: Seen | None = None  # the same for squeeze_units (which looks at candidates)
     # squeezed[need]: a region's candidates -> the cells squeeze_units drops for it
     squeezed: tuple[dict[int, int], ...] = ()
 
@@ -111,21 +130,20 @@ class Board:
     # (a unit is cleared when it fills up).
     kill: tuple[int, ...]
     neighbours: tuple[int, ...]
-    # For k>1, cell_units[i]: the row, column and region of cell i
+    # For k>1, cell_units[i]: the row, column and region of cell i; unit_ids[i] the same as a set
+    # of unit numbers (a bit per unit)
     cell_units: tuple[tuple[int, int, int], ...]
+    unit_ids: tuple[int, ...]
     rows: tuple[int, ...]
     cols: tuple[int, ...]
     region_masks: tuple[int, ...]
     # For k>1, squares[0][i] / squares[1][i]: the 2x2 square with cell i at its top left / top
     # right (clipped at the edges); a square never holds two queens.
     squares: tuple[tuple[int, ...], tuple[int, ...]]
-    # For k>1, band_cells[0][a][p]: cells (a, p) and (a+1, p), the column p of the band of rows a
-    # and a+1; band_cells[1][a][p] the same across columns a and a+1. A 0 ends each.
-    band_cells: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     # band_masks[0][a]: rows a and a+1; band_masks[1][a]: columns a and a+1
     band_masks: tuple[tuple[int, ...], tuple[int, ...]]
     # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
-    # side by side (the greedy count of `block_rules.greedy_count`), looked up instead of counted.
+    # side by side (the greedy count of `patterns.greedy_count`), looked up instead of counted.
     fit: tuple[int, ...] | None
     memo: Memo
 
@@ -191,11 +209,14 @@ def _board(puzzle: Puzzle, region_masks: tuple[int, ...], region_of: Sequence[in
         cell_units=tuple(
             (rows[i // n], cols[i % n], region_masks[g] if g >= 0 else 0) for i, g in enumerate(region_of)
         ) if k > 1 else (),
+        unit_ids=tuple(
+            1 << i // n | 1 << (n + i % n) | (1 << (2 * n + g) if g >= 0 else 0)
+            for i, g in enumerate(region_of)
+        ) if k > 1 else (),
         rows=rows,
         cols=cols,
         region_masks=region_masks,
         squares=_squares(n) if k > 1 else ((), ()),
-        band_cells=_band_cells(n) if k > 1 else ((), ()),
         band_masks=(
             tuple(rows[a] | rows[a + 1] for a in range(n - 1)),
             tuple(cols[a] | cols[a + 1] for a in range(n - 1)),
@@ -220,17 +241,6 @@ def _fit_table(n: int) -> tuple[int, ...]:
     for m in range(1, 1 << n):
         fit[m] = 1 + fit[m >> 2] if m & 1 else fit[m >> 1]
     return tuple(fit)
-
-
-@lru_cache(maxsize=16)
-def _band_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    across_rows = tuple(
-        tuple(1 << (a * n + p) | 1 << ((a + 1) * n + p) for p in range(n)) + (0,) for a in range(n - 1)
-    )
-    across_cols = tuple(
-        tuple(1 << (p * n + a) | 1 << (p * n + a + 1) for p in range(n)) + (0,) for a in range(n - 1)
-    )
-    return across_rows, across_cols
 
 
 @lru_cache(maxsize=16)
@@ -262,6 +272,32 @@ def place(board: Board, cand: int, queens: int, mask: int) -> State | None:
                     cand &= ~unit
         mask ^= low
     return cand, queens
+
+
+# Past this many cells gone since a rule's last call, changed_units does not list the units.
+GONE_LIMIT = 24
+
+
+def changed_units(board: Board, seen: Seen | None, cand: int, live: int, now: int) -> int:
+    """The units that may need another look by a rule whose last call is `seen` (see Seen),
+    now that the state is `cand` with live cells `live`: a bit per unit number, for the units
+    that lost a cell of those the rule looks at (`now`: the live cells, or the candidates) since
+    that call started; -1 (all of them) when this state does not lie within what that call left
+    (another branch of the search) or many cells went (k>1 only). A unit whose cells did not
+    change in or since that call has nothing new to give a rule that settled it then (a unit
+    looked at early in a call may lose cells later in it)."""
+    if seen is None or cand & ~seen[0] or live & ~seen[1]:
+        return -1
+    gone = seen[2] & ~now
+    if gone.bit_count() > GONE_LIMIT:
+        return -1
+    ids = board.unit_ids
+    todo = 0
+    while gone:
+        low = gone & -gone
+        todo |= ids[low.bit_length() - 1]
+        gone ^= low
+    return todo
 
 
 # --- bit sets -----------------------------------------------------------------------------------

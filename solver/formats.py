@@ -211,7 +211,8 @@ def _clip(text: str, width: int = 40) -> str:
 
 
 def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:
-    name, meta = default_name, {}
+    name = default_name
+    meta: dict[str, str] = {}
     if block.header:
         header_name, meta = _parse_header(*block.header, source)
         name = header_name or name
@@ -332,7 +333,7 @@ def format_puzzlink(puzzle: Puzzle) -> str:
 
 
 def _unpack_bits(digits: str, count: int) -> list[int]:
-    bits = []
+    bits: list[int] = []
     for ch in digits:
         value = _B32.index(ch)
         bits.extend((value >> shift) & 1 for shift in range(4, -1, -1))

@@ -33,6 +33,7 @@ from solver.wording import contradiction, trial_step
 __all__ = [
     "RULES_MANY",
     "RULES_ONE",
+    "RULES_WIDE",
     "RULES_WITH_TRIAL",
     "TRIAL_SLACK",
     "Board",
@@ -125,34 +126,50 @@ TRIAL_SLACK = 1
 
 # --- the rule lists -----------------------------------------------------------------------------
 
-RULES_ONE = (settle_units, eliminate_attackers, confine)  # k = 1
+RULES_ONE: tuple[Deduction, ...] = (settle_units, eliminate_attackers, confine)  # k = 1
 # For k>1 squeeze_units stands in for eliminate_attackers (it finds what that does, and more).
 # Its place was measured: run early it reruns after every small step, and the boards that
 # propagation alone solves (21x21, 25x25) got slower than before it existed.
-RULES_MANY = (settle_units, cover_regions, count_blocks, squeeze_units, confine)
+RULES_MANY: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units, confine)
 # Why each k>1 rule stays: the search with the rule left out against the search with all of them
 # (benchmarks/starbattle.py --ablate: first 200 of each shared k>1 set and games/stars4-17-hard;
-# nodes a puzzle, mean; time as the ratio without/with, mean, over two runs on a shared machine,
-# where identical solvers differ by up to 10% in mean, so only larger ratios count):
-# - cover_regions: slower without it on every set: hard 17x17 1.37-1.45x (nodes 864 -> 997),
-#   17-4 1.20-1.51x, 25-6 1.62-1.69x, 21-5 1.44-1.51x, 14-3 1.30-1.64x, 9-2 and 10-2 1.07-1.12x.
-# - count_blocks: the rule the big boards live on: without it the hard 17x17 set takes 6x the
-#   time (nodes 864 -> 16,111), 17-4 5.9-6.9x (506 -> 8,700), 21-5 1.6-1.7x. On 9-2 .. 14-3 it
-#   costs 2-17% of the mean and keeps the worst cases down (max 1.24-1.76x without it).
-# - squeeze_units: hard 17x17 1.22-1.39x without it (nodes 864 -> 1,692), 10-2 worst case
-#   1.58-1.71x (max nodes 76 -> 217), 9-2 1.08x; elsewhere within the noise.
-# - confine: the node saver of the 2-star sets: 11-2-hard 1.20-1.26x without it (worst 3.5-3.8x,
-#   nodes 3.7 -> 16.8), 10-2 1.09-1.11x (nodes 13.5 -> 37.2). It costs 5-13% on 14-3, 21-5, 25-6
-#   and the 17x17 sets (hard set 0.87-0.95x without it although its nodes go 864 -> 987). Kept:
-#   on the 2-star sets, the largest, it saves most.
+# time as the ratio without/with, mean (worst); nodes a puzzle, mean. Measured 2026-11-23 after
+# the rules went incremental, one run on a shared machine, where identical solvers differ by up
+# to 10% in mean, so only larger ratios count; earlier runs found the same picture):
+# - cover_regions: slower without it almost everywhere: 25-6 1.78x, 21-5 1.66x, 14-3-med 1.62x
+#   (worst 5.8x), 14-3-hard 1.37x, hard 17x17 1.24x (nodes 864 -> 997), 11-2 1.22x; 9-2, 10-2,
+#   17-4 1.04-1.07x.
+# - count_blocks: the rule the big boards live on: without it the hard 17x17 set takes 8.1x the
+#   time (nodes 864 -> 16,111), 17-4 5.1x (506 -> 8,699), 21-5 1.9x (worst 4.9x), 25-6 1.2x
+#   (worst 3.5x). On 9-2 .. 14-3 it saves 1-15% of the mean and keeps the worst cases down.
+# - squeeze_units: hard 17x17 1.24x without it (nodes 864 -> 1,692), 10-2 worst case 1.81x (max
+#   nodes 76 -> 217), 9-2 worst 1.42x, 21-5 worst 1.43x; the means elsewhere within the noise.
+# - confine: the node saver of the 2-star sets: 11-2-hard worst 2.4x without it (nodes 3.7 ->
+#   16.8), 10-2 worst 1.4x (nodes 13.5 -> 37.2). For k >= 3 the search now runs without it: see
+#   RULES_WIDE below.
 # - trial: see TRIAL_SLACK above; the search runs without it.
-RULES_WITH_TRIAL = RULES_MANY + (trial,)
+RULES_WITH_TRIAL: tuple[Deduction, ...] = RULES_MANY + (trial,)
+# The search for k >= 3 leaves confine out (explanations keep it). Once the other rules got
+# cheaper (issue 12: they look only at the units changed since their last call), confine became
+# the dearest rule a node (~17% of the time on the slowest 17x17 puzzle) for the fewest finds
+# (8% of its calls). Measured with --ablate, 2026-11-23, first run without it against with it,
+# second run (this list) with it against without: 14-3-hard 0.84x / 1.22x the mean time,
+# 14-3-med 0.84x / 1.23x, 21-5 0.88x / 1.15x, 25-6 0.88x / 1.12x, hard 17x17 0.89x / 1.16x (nodes
+# 864 -> 987, worst time 0.75x / 1.03x), 17-4 0.68x / 0.93x (6 puzzles; nodes 506 -> 604). On the
+# 2-star sets it stays: without it 11-2-hard takes 2.4x its worst time (nodes 14 -> 131), 10-2 1.4x.
+RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units)
+LEAN_FROM_K = 3
 
 
-def rules_for(k: int, *, trials: bool = False) -> tuple[Deduction, ...]:
-    """The rules propagation runs for k queens a unit; with `trials` (k>1 only) `trial` last.
-    (Read at each call, so benchmarks/starbattle.py can leave a rule out.)"""
-    return RULES_ONE if k == 1 else RULES_WITH_TRIAL if trials else RULES_MANY
+def rules_for(k: int, *, trials: bool = False, search: bool = False) -> tuple[Deduction, ...]:
+    """The rules propagation runs for k queens a unit; with `trials` (k>1 only) `trial` last;
+    with `search` (not explaining) RULES_WIDE from k = LEAN_FROM_K up. (Read at each call, so
+    benchmarks/starbattle.py can leave a rule out.)"""
+    if k == 1:
+        return RULES_ONE
+    if trials:
+        return RULES_WITH_TRIAL
+    return RULES_WIDE if search and k >= LEAN_FROM_K else RULES_MANY
 
 
 # --- the loop -----------------------------------------------------------------------------------
@@ -163,8 +180,9 @@ def propagate(
 ) -> State | None:
     """Apply the rules, cheapest first, until none changes anything; None on a contradiction.
     After any rule makes progress the cheap ones run again before the dearer ones. With `trials`
-    (k>1 only) the bounded `trial` runs last, when the others have stalled."""
-    return fixed_point(board, cand, queens, rules_for(board.k, trials=trials), log)
+    (k>1 only) the bounded `trial` runs last, when the others have stalled. Without a log (the
+    search) k >= 3 boards run without confine: see RULES_WIDE."""
+    return fixed_point(board, cand, queens, rules_for(board.k, trials=trials, search=log is None), log)
 
 
 def fixed_point(

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from solver.block_rules import eliminate_crowders, settle_group
-from solver.board import Board, State, Step, bits, group_key, place, remember, transpose
+from solver.board import Board, State, Step, bits, changed_units, group_key, place, remember, transpose
 from solver.wording import (
+    Describe,
     attack_step,
     confine_step,
     contradiction,
@@ -29,6 +30,8 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
     a unit with too few candidates is a contradiction. Repeats until no unit changes. (A unit
     that fills up loses its other candidates in `place`.)"""
     units, k = board.units, board.k
+    if k > 1:
+        return _settle_changed(board, cand, queens, log)
     changed = True
     while changed:
         changed = False
@@ -60,6 +63,45 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
             cand, queens = state
             in_play = cand | queens
             changed = True
+    return cand, queens
+
+
+def _settle_changed(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
+    """settle_units for k>1, unit by unit as their live cells change: first the units that lost
+    a live cell since its last call (all of them when that call is no guide: see changed_units),
+    then those that lose one to the queens it places. A unit whose live cells stay the same
+    keeps what settle_units made of it: more than k of them, or its queens all placed."""
+    units, k, ids = board.units, board.k, board.unit_ids
+    in_play = cand | queens
+    todo = changed_units(board, board.memo.settled, cand, in_play, in_play)
+    if todo == -1:
+        todo = (1 << len(units)) - 1
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        u = low.bit_length() - 1
+        unit = units[u]
+        if (unit & in_play).bit_count() > k:
+            continue
+        live = cand & unit
+        need = k - (unit & queens).bit_count()
+        if not need:
+            continue
+        if live.bit_count() < need:
+            return contradiction(too_few_text(board, u, live, need), log)
+        if log is not None:
+            log.append(single_step(board, u, live, need))
+        state = place(board, cand, queens, live)
+        if state is None:
+            return contradiction(f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
+        cand, queens = state
+        gone = in_play & ~(cand | queens)
+        in_play = cand | queens
+        while gone:
+            cell = gone & -gone
+            todo |= ids[cell.bit_length() - 1]
+            gone ^= cell
+    board.memo.settled = (cand, in_play, in_play)
     return cand, queens
 
 
@@ -209,14 +251,10 @@ def _confine_within(
     within m outer units leave a group of cells that holds exactly k queens (`settle_group`)."""
     n, k = board.n, board.k
     crowded, confined_one, confined_many = words
-    for span in _spans(sets, n):
+    for span, inside in _confinements(board, sets, tag):
         width = span.bit_count()
-        inside = 0  # the inner units within the outer units of span
-        for g, s in enumerate(sets):
-            if not s & ~span:
-                inside |= 1 << g
         count = inside.bit_count()
-        if count == width - 1 and k > 1:
+        if count == width - 1:
             groups = board.memo.groups
             key = group_key(span, inside, tag, n)
             rest = groups.get(key)
@@ -224,16 +262,11 @@ def _confine_within(
                 rest = groups[key] = outer_cells(span) & ~inner_cells(inside)
             if not rest & cand and (rest & queens).bit_count() == k:
                 continue  # the usual case, and a cheap one: its queens are all placed
-            state = settle_group(
-                board, cand, queens, rest,
-                lambda span=span, inside=inside: f"{outer_text(span)} outside {inner_text(inside)}",
-                log,
-            )
+            about = _outside(outer_text, span, inner_text, inside)
+            state = settle_group(board, cand, queens, rest, about, log)
             if state is None:
                 return None
             cand, queens = state
-            continue
-        if count < width:
             continue
         if count > width:
             return contradiction(f"{inner_text(inside)} {crowded} {outer_text(span)}: too many", log)
@@ -244,6 +277,38 @@ def _confine_within(
                 log.append(confine_step(board, inner_text(inside), verb, outer_text(span), drop))
             cand &= ~drop
     return cand, queens
+
+
+def _confinements(board: Board, sets: list[int], tag: int) -> tuple[tuple[int, int], ...]:
+    """For `_confine_within`: (span, inside) for each span worth testing (`_spans`) that holds
+    as many inner units as it has outer ones, or more, or (k>1) one fewer; `inside` is the set
+    of inner units within it. For k>1 cached per search, as the units' spans change seldom
+    (`Memo.confined`); a k=1 search has too few nodes for the cache to pay."""
+    if board.k == 1:
+        return _find_confinements(sets, board.n, 0)
+    key = (tag, *sets)
+    cache = board.memo.confined
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _find_confinements(sets, board.n, 1)
+    return found
+
+
+def _find_confinements(sets: list[int], n: int, least: int) -> tuple[tuple[int, int], ...]:
+    out = []
+    for span in _spans(sets, n):
+        inside = 0  # the inner units within the outer units of span
+        for g, s in enumerate(sets):
+            if not s & ~span:
+                inside |= 1 << g
+        if inside.bit_count() >= span.bit_count() - least:
+            out.append((span, inside))
+    return tuple(out)
+
+
+def _outside(outer_text: Text, span: int, inner_text: Text, inside: int) -> Describe:
+    """Words for the cells of outer units `span` beyond inner units `inside`."""
+    return lambda: f"{outer_text(span)} outside {inner_text(inside)}"
 
 
 def _union(masks: tuple[int, ...], chosen: list[int]) -> int:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from solver.board import Board, Step, StepKind, bits
+from solver.board import Board, State, Step, StepKind, bits
 
 Describe = Callable[[], str]  # words for a set of cells, built only when someone reads them
 
 
-def contradiction(why: str, log: list[Step] | None) -> None:
-    """Log the contradiction `why` (when logging) and return None, the rules' word for it."""
+def contradiction(why: str, log: list[Step] | None) -> State | None:
+    """Log the contradiction `why` (when logging) and return None, the rules' word for it (typed
+    as a rule's result, so a rule can return it)."""
     if log is not None:
         log.append(Step(f"contradiction: {why}", kind=StepKind.CONTRADICTION))
     return None

@@ -13,11 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import assert_two_star_count_matches_the_baseline
 
+import solver.propagate as propagate_module
 from solver import explain, search
 from solver.baseline import count_solutions as baseline_count
+from solver.block_rules import block_settles, region_cover
+from solver.board import changed_units
 from solver.formats import read_puzzles
-from solver.propagate import StepKind, board_of, propagate, trial
-from solver.puzzle import Puzzle, is_solution, mask_of
+from solver.patterns import band_pairs
+from solver.propagate import StepKind, board_of, place, propagate, rules_for, trial
+from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from solver.regions import grow_regions
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
@@ -143,3 +147,100 @@ def test_hard_set_has_twenty_17x17_four_star_puzzles_each_with_one_answer():
         result = search(puzzle, limit=2)
         assert result.count == 1, puzzle.name
         assert is_solution(puzzle, result.solution)
+
+
+# --- the block covers and the rules' memory of their last call (issue 12, speed) ----------------
+
+
+def test_band_pairs_lists_both_greedy_covers_only_when_exactly_need_blocks_fit():
+    # positions 0, 1, 2, 4, 5: covers 01|2|45 from the left and 45|12|0 from the right
+    band = 0b110111
+    assert band_pairs(band, 3) == (0b11, 0b100, 0b110000, 0b110000, 0b110, 0b1)
+    assert band_pairs(band, 4) is None  # only three fit
+    assert band_pairs(band, 2) == ()  # more than two fit: nothing to settle
+
+
+def test_block_settles_names_the_lonely_cells_and_the_cells_touching_a_whole_block():
+    board = board_of(STALLS)
+    n = STALLS.n
+    lonely = 1 << (4 * n + 4)  # e4 alone in its block
+    pair = 1 << 0 | 1 << 1  # a1 and b1 side by side
+    singles, touching = block_settles(board, [lonely, pair])
+    assert singles == lonely
+    # a queen on (1, 0) or (1, 1) would take both (0, 0) and (0, 1); (0, 2) and (1, 2) touch one
+    assert touching == mask_of([(1, 0), (1, 1)], n)
+
+
+def test_region_cover_counts_blocks_up_to_k_plus_one():
+    board = board_of(STALLS)
+    region = board.region_masks[0]
+    count, _, _ = region_cover(board, region)
+    assert count == STALLS.k + 1  # region A is roomy: the cover stops counting past k
+    two_blocks = mask_of([(0, 0), (3, 3)], STALLS.n)
+    assert region_cover(board, two_blocks) == (2, two_blocks, 0)
+
+
+def test_changed_units_lists_the_units_of_the_cells_gone_since_the_last_call():
+    board = board_of(STALLS)
+    n, everything = STALLS.n, full(STALLS)
+    gone = 1 << (2 * n + 5)  # row 3, column 6
+    seen = (everything, everything, everything)
+    todo = changed_units(board, seen, everything & ~gone, everything & ~gone, everything & ~gone)
+    region = STALLS.regions[2][5]
+    assert todo == 1 << 2 | 1 << (n + 5) | 1 << (2 * n + region)
+    # a state that does not lie within what the last call left: every unit
+    assert changed_units(board, (everything & ~gone, everything, everything), everything, everything,
+                         everything) == -1
+    assert changed_units(board, None, everything, everything, everything) == -1
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_what_the_rules_skip_as_unchanged_leaves_nothing_a_fresh_board_finds(seed):
+    # Propagation on one board, whose rules skip the units unchanged since their last call, from
+    # states down random branches (so the last call is often on another branch): each fixed
+    # point it reaches is one for every rule on a fresh board that remembers nothing.
+    rng = random.Random(seed)
+    puzzles = read_puzzles(str(HARD_SET)) if HARD_SET.exists() else [STALLS]
+    puzzle = rng.choice(puzzles[:5] + [STALLS])
+    board = board_of(puzzle)
+    for _ in range(3):
+        state: tuple[int, int] | None = (full(puzzle), 0)
+        while state is not None:
+            state = propagate(board, *state)
+            if state is None or state[1].bit_count() == puzzle.n * puzzle.k:
+                break
+            fresh = board_of(puzzle)
+            for rule in rules_for(puzzle.k, search=True):
+                assert rule(fresh, *state, None) == state, rule.__name__
+            options = cells_of(state[0], puzzle.n)
+            state = place(board, *state, mask_of([rng.choice(options)], puzzle.n))
+
+
+def test_the_incremental_rules_keep_the_node_counts_of_a_fresh_search():
+    # The same search with every rule's memory wiped before each call: the same nodes.
+    puzzle = read_puzzles(str(HARD_SET))[1] if HARD_SET.exists() else STALLS
+    nodes = search(puzzle, limit=2).nodes
+    saved = propagate_module.RULES_MANY, propagate_module.RULES_WIDE
+    propagate_module.RULES_MANY = tuple(_forgetful(rule) for rule in saved[0])
+    propagate_module.RULES_WIDE = tuple(_forgetful(rule) for rule in saved[1])
+    try:
+        assert search(puzzle, limit=2).nodes == nodes
+    finally:
+        propagate_module.RULES_MANY, propagate_module.RULES_WIDE = saved
+
+
+def _forgetful(rule):
+    def run(board, cand, queens, log):
+        memo = board.memo
+        memo.settled = memo.covered = memo.squeezed_seen = memo.lines_seen = None
+        return rule(board, cand, queens, log)
+
+    return run
+
+
+def test_the_search_leaves_confine_out_from_three_stars_and_explanations_keep_it():
+    names = [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "confine" not in names and "count_blocks" in names
+    assert "confine" in [rule.__name__ for rule in rules_for(3)]
+    assert "confine" in [rule.__name__ for rule in rules_for(2, search=True)]
