@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import solver.propagate as propagate
 from solver.formats import read_puzzles
@@ -101,7 +102,8 @@ def ours_with_confine(puzzle: Puzzle) -> Run:
 
 def ours_with_trials(depth: int) -> Solver:
     """Our solver running the `trial` rule at nodes down to `depth` (the search runs none)."""
-    search_module = sys.modules["solver.search"]
+    # looked up when run: --before swaps in the solver modules of another commit
+    search_module: Any = sys.modules["solver.search"]
 
     def run(puzzle: Puzzle) -> Run:
         saved = search_module.TRIAL_DEPTH
@@ -186,21 +188,21 @@ def cp_sat(puzzle: Puzzle) -> Run:
     n, k = puzzle.n, puzzle.k
     start = time.process_time()
     model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"x{i}") for i in range(n * n)]
+    x = [model.new_bool_var(f"x{i}") for i in range(n * n)]
     for unit in _units(puzzle):
-        model.Add(sum(x[i] for i in unit) == k)
+        model.add(sum(x[i] for i in unit) == k)
     for block in _blocks(n):
-        model.AddAtMostOne(x[i] for i in block)
+        model.add_at_most_one(x[i] for i in block)
     for r, c in puzzle.given:
-        model.Add(x[r * n + c] == 1)
+        model.add(x[r * n + c] == 1)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     count, first = 0, None
-    while count < 2 and solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        stars = [i for i in range(n * n) if solver.Value(x[i])]
+    while count < 2 and solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        stars = [i for i in range(n * n) if solver.value(x[i])]
         first = first or stars
         count += 1
-        model.AddBoolOr(x[i].Not() for i in stars)
+        model.add_bool_or(x[i].Not() for i in stars)
     seconds = time.process_time() - start
     return Run(seconds, 0, count, first is not None and is_solution(puzzle, [divmod(i, n) for i in first]))
 
