@@ -14,7 +14,7 @@ from solver.formats import (
     parse_puzzlink,
     read_puzzles,
 )
-from solver.propagate import Step
+from solver.propagate import Step, StepKind
 from solver.puzzle import Cell, Puzzle, Solution, cell_name, is_solution, violations
 from solver.search import SearchResult, count_solutions, explain, search, solve
 
@@ -26,6 +26,7 @@ __all__ = [
     "SearchResult",
     "Solution",
     "Step",
+    "StepKind",
     "cell_name",
     "count_solutions",
     "explain",

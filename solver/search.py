@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.propagate import Board, Step, board_of, place, propagate
+from solver.propagate import Board, Step, StepKind, board_of, place, propagate
 from solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
 
 
@@ -82,15 +82,15 @@ def explain(puzzle: Puzzle) -> list[Step]:
     log: list[Step] = []
     if puzzle.given:
         names = ", ".join(map(cell_name, puzzle.given))
-        log.append(Step(f"given queens: {names}", puzzle.given, kind="given"))
+        log.append(Step(f"given queens: {names}", puzzle.given, kind=StepKind.GIVEN))
     tally = _Tally(1, trial_depth=EXPLAIN_TRIAL_DEPTH)
     start = _start(board)
     if start is None:
-        log.append(Step("contradiction: the given queens break the rules", kind="contradiction"))
+        log.append(Step("contradiction: the given queens break the rules", kind=StepKind.CONTRADICTION))
     else:
         _explore(board, start[0], start[1], tally, log, 0)
     if not tally.count:
-        log.append(Step("no solution", kind="solved"))
+        log.append(Step("no solution", kind=StepKind.SOLVED))
     return log
 
 
@@ -148,7 +148,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         if tally.count == 1:
             tally.first = queens
         if log is not None:
-            log.append(Step("solved", board.cells(queens), kind="solved", depth=depth))
+            log.append(Step("solved", board.cells(queens), kind=StepKind.SOLVED, depth=depth))
         return
     u, need = _tightest_unit(board, cand, queens)
     options = cand & board.units[u]
@@ -166,7 +166,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
             log.append(
                 Step(
                     f"backtrack: {cell_name(board.cells(low)[0])} holds no queen",
-                    board.cells(low), kind="backtrack", depth=depth,
+                    board.cells(low), kind=StepKind.BACKTRACK, depth=depth,
                 )
             )
         cand ^= low
@@ -216,4 +216,4 @@ def _guess_step(board: Board, u: int, low: int, options: int, need: int, depth: 
     why = f"{count} candidate{'s' if count > 1 else ''} in {board.puzzle.unit_name(u)}"
     if board.k > 1:
         why += f", which needs {need} more"
-    return Step(f"guess: {name} ({why})", board.cells(low), guess=True, kind="guess", depth=depth)
+    return Step(f"guess: {name} ({why})", board.cells(low), guess=True, kind=StepKind.GUESS, depth=depth)

@@ -7,11 +7,11 @@ import random
 from itertools import permutations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.baseline import count_solutions as baseline_count
 from solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
-from solver.baseline import count_solutions as baseline_count
 from solver.propagate import (
     board_of,
     board_of_regions,
@@ -265,8 +265,7 @@ def test_propagation_keeps_every_answer(n, seed, rule):
     for g in range(n):
         grid[rng.randrange(n)][g] = grid[rng.randrange(n)][g]
     puzzle = Puzzle.from_region_grid(grid, rule=rule)
-    if puzzle.region_count != n:
-        return
+    assume(puzzle.region_count == n)
     board = board_of(puzzle)
     answers = all_answers(puzzle)
     state = propagate(board, full(puzzle), 0, None)
@@ -338,6 +337,12 @@ def test_explain_names_singles_and_ends_solved():
     assert steps[-1].kind == "solved"
     assert set(steps[-1].cells) == set(solve(puzzle).queens)
     assert all(isinstance(s, Step) and s.text for s in steps)
+    singles = [s for s in steps if s.kind == "single"]
+    assert len(singles) == 3
+    for s in singles:
+        ((r, c),) = s.cells
+        assert s.text.endswith(f"has one candidate left: r{r + 1}c{c + 1}")
+        assert (r, c) in solve(puzzle).queens
 
 
 def test_explain_marks_guesses_and_backtracks():
@@ -378,8 +383,7 @@ def test_count_matches_the_baseline_on_grown_regions(n, seed, rule):
 def test_count_matches_the_baseline_on_any_region_grid(n, labels, rule):
     grid = [[labels[r * n + c] % n for c in range(n)] for r in range(n)]
     puzzle = Puzzle.from_region_grid(grid, rule=rule)
-    if puzzle.region_count != n:
-        return  # not a puzzle: every one of the n regions needs a cell
+    assume(puzzle.region_count == n)  # not a puzzle otherwise: every one of the n regions needs a cell
     result = search(puzzle, limit=3)
     assert result.count == baseline_count(puzzle, 3)[0]
     if result.solution is not None:
@@ -414,7 +418,7 @@ def test_search_result_is_frozen_and_counts_nodes(limit):
         result.count = 0  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("module", ["solver", "solver.search", "solver.propagate", "solver.bench"])
+@pytest.mark.parametrize("module", ["solver", "solver.search", "solver.propagate", "benchmarks.solve_times"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -430,7 +434,7 @@ def test_the_solver_never_imports_the_screen_stack():
     import sys
 
     code = (
-        "import sys, solver, solver.search, solver.propagate, solver.bench, solver.formats\n"
+        "import sys, solver, solver.search, solver.propagate, solver.formats, benchmarks.solve_times\n"
         "screen = ('cv2', 'pyautogui', 'mss', 'vision', 'capture', 'actuator')\n"
         "bad = [m for m in screen if m in sys.modules]\n"
         "print(bad)"
@@ -496,8 +500,7 @@ def assert_two_star_count_matches_the_baseline(seed: int, swaps: int) -> None:
         (r1, c1), (r2, c2) = rng.sample([(r, c) for r in range(n) for c in range(n)], 2)
         grid[r1][c1], grid[r2][c2] = grid[r2][c2], grid[r1][c1]
     puzzle = Puzzle.from_region_grid(grid, k=2)
-    if min(m.bit_count() for m in puzzle.region_masks) < 2:
-        return
+    assume(min(m.bit_count() for m in puzzle.region_masks) >= 2)
     result = search(puzzle, limit=3)
     assert result.count == baseline_count(puzzle, 3)[0]
     if result.solution is not None:

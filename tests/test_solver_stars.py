@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from test_solver import assert_two_star_count_matches_the_baseline
 
 import solver.propagate as propagate_module
+from benchmarks.baseline import count_solutions as baseline_count
 from solver import explain, search
-from solver.baseline import count_solutions as baseline_count
 from solver.block_rules import block_settles, region_cover
 from solver.board import changed_units
 from solver.formats import read_puzzles
