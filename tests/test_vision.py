@@ -315,15 +315,19 @@ def test_reading_a_file_needs_neither_x11_nor_opencv_for_the_records(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_a_fresh_process_reads_without_importing_numpy_ma():
+def test_a_fresh_process_reads_and_rechecks_without_importing_numpy_ma():
     """numpy's median and percentile import numpy.ma on first use (25-40 ms), which nothing
-    else in a one-shot `queens-autosolve run` needs."""
+    else in a one-shot `queens-autosolve run` needs: not the first reading, not the recheck
+    after the clicks."""
     script = (
         "import sys\n"
         "from vision import read_board\n"
+        "from vision.recheck import lattice_at, recheck_board\n"
         "from render import render_board\n"
-        "read_board(render_board(['AABBB', 'AABCB', 'DDBCB', 'DEECB', 'DEEEB'], ['Q....', '.x...'],"
-        " conflicts=[(0, 0)]))\n"
+        "image = render_board(['AABBB', 'AABCB', 'DDBCB', 'DEECB', 'DEEEB'], ['Q....', '.x...'],"
+        " conflicts=[(0, 0)])\n"
+        "reading = read_board(image)\n"
+        "recheck_board(image, reading, lattice_at(reading, 0.0, 0.0, 1.0))\n"
         "assert 'numpy.ma' not in sys.modules, 'numpy.ma was imported'\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
