@@ -19,6 +19,7 @@ system-deps:
 
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 demo: $(STAMP) system-deps
@@ -45,6 +46,7 @@ bench-stars: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
