@@ -435,7 +435,7 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
     point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
     first_cut: tuple[str, ...] = ()
     frame = grab(desktop, window)
-    for _ in range(SCROLL_STEPS):
+    for notches in range(SCROLL_STEPS):
         try:
             return frame, read(frame)
         except BoardNotVisibleError as exc:
@@ -448,6 +448,7 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
                     f"{exc} (scrolling does not bring the whole board into view: the window is too "
                     "small for it; enlarge the window or zoom out with Ctrl+-)"
                 ) from None
+        check_scroll_point(desktop, window, point, notches)
         if not desktop.move_pointer(*point).at(*point):
             break
         if "bottom" in cut or "top" in cut:
@@ -457,6 +458,21 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
         frame = _settled_grab(desktop, window)
     raise BoardNotVisibleError("the board did not come into view by scrolling; scroll it into view "
                                "yourself and run again; nothing was clicked")
+
+
+def check_scroll_point(desktop: Desktop, window: WindowRecord, point: tuple[int, int], notches: int) -> None:
+    """The wheel turns whatever window is under the pointer: refuse unless it is the browser's
+    (another window stacked over the middle of the page would be scrolled instead). `notches`:
+    how many the page was scrolled already."""
+    above = desktop.window_at(*point)
+    if above is None or above.wid != window.wid:
+        what = f"the window {above.title!r}" if above is not None else "no window"
+        scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
+        raise UnsafeToClick(
+            f"{what} lies over the middle of the browser window, where --scroll would turn the "
+            "mouse wheel; bring the browser to the front or scroll the board into view yourself "
+            f"(nothing was clicked; {scrolled})"
+        )
 
 
 def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) -> Frame:

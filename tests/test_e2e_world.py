@@ -20,9 +20,11 @@ import pytest
 from conftest import ClickRecorder
 from live import place_window, practice_page, wait_until, xdotool, xmessage
 
-from autosolve.browser import Browser
-from autosolve.pipeline import Outcome
+from actuator.errors import UnsafeToClick
+from autosolve.browser import Browser, wait_for_window
+from autosolve.pipeline import Outcome, check_scroll_point
 from autosolve.practice.server import PageState
+from capture import Desktop
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -100,14 +102,25 @@ def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbo
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]
 
 
+def window_id(display: str, title: str) -> str:
+    """The id of the viewable window whose title contains `title` (once it shows), for xdotool."""
+    wait_for_window(display, title, timeout=30, contains=True)
+    with Desktop(display) as desktop:
+        (record,) = [r for r in desktop.windows() if title in r.title and r.viewable]
+    return str(record.wid)
+
+
 def test_a_page_at_150_percent_cut_by_the_window_frame_is_named_and_scroll_solves_it(
-    openbox_chromium, openbox_xvfb,
+    openbox_chromium, openbox_firefox, openbox_xvfb,
 ):
     """At 150% the 9x9 board runs past the bottom of the decorated window, whose light frame
     follows the cut row: the refusal names the bottom edge and --scroll (not "no board", which it
-    was), nothing is clicked; with --scroll the tool brings the board in and solves it."""
+    was), and --scroll brings the board in and solves it. Firefox (restarted by the tests before)
+    is put behind the browser first: --scroll must not turn the wheel over another window."""
     display, puzzle = openbox_xvfb.display, puzzle_of(9, 1)
     with practice_page(openbox_chromium, puzzle, zoom=1.5, whole_board=False) as server:
+        window_id(display, "Mozilla Firefox")  # it shows, then goes behind the browser
+        xdotool(display, "windowactivate", "--sync", window_id(display, "Queens"))
         with terminal_focused(display):
             refused = run_tool(display=display)
         assert refused.returncode == 2, refused.stdout + refused.stderr
@@ -119,6 +132,21 @@ def test_a_page_at_150_percent_cut_by_the_window_frame_is_named_and_scroll_solve
         state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
     print(done.stdout)
     assert_solved_by_the_tool(done, state, puzzle)
+
+
+def test_scroll_refuses_to_turn_the_wheel_over_another_window(openbox_chromium, openbox_xvfb):
+    """The wheel turns whatever window is under the pointer: a window stacked over the middle of
+    the browser's is named, and nothing is scrolled."""
+    display = openbox_xvfb.display
+    with practice_page(openbox_chromium, puzzle_of(6, 1)), Desktop(display) as desktop:
+        xdotool(display, "windowactivate", "--sync", window_id(display, "Queens"))
+        browser = desktop.find_window("Queens", False)
+        middle = (browser.rect.left + browser.rect.width // 2, browser.rect.top + browser.rect.height // 2)
+        check_scroll_point(desktop, browser, middle, 0)  # the browser itself: allowed
+        with (xmessage(display, "Notes", at=(middle[0] - 20, middle[1] - 20)),
+              pytest.raises(UnsafeToClick, match="'Notes' lies over the middle") as refusal):
+            check_scroll_point(desktop, browser, middle, 0)
+    assert "nothing scrolled" in str(refusal.value)
 
 
 # --- two X screens ------------------------------------------------------------------------
