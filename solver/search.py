@@ -2,16 +2,20 @@
 
 The whole solver is `propagate` (solver/propagate.py) and `_explore` here: try each candidate
 of the tightest unit as that unit's next queen, recurse, and rule the candidate out once its
-branch is done, so branches never overlap and counting needs no de-duplication. Counting stops
-as soon as `limit` answers are found (2 is enough to prove an answer unique).
+branch is done, so branches never overlap and counting needs no de-duplication. For k >= 4 a
+2x2 block of two lines known to hold exactly one queen is branched on instead when it has far
+fewer candidates (solver/branching.py). Counting stops as soon as `limit` answers are found (2 is
+enough to prove an answer unique).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from solver.branching import block_branch
 from solver.propagate import Board, Step, StepKind, board_of, place, propagate
 from solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
+from solver.wording import band_text
 
 
 @dataclass(frozen=True)
@@ -152,11 +156,14 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         return
     u, need = _tightest_unit(board, cand, queens)
     options = cand & board.units[u]
+    block, line = block_branch(board, cand, queens, options.bit_count() - need + 1)
+    if block:
+        u, need, options = line, 1, block
     for low in _branch_order(board, cand, options):
         if options.bit_count() < need:
             break
         if log is not None:
-            log.append(_guess_step(board, u, low, options, need, depth))
+            log.append(_guess_step(board, u, low, options, need, depth, block=bool(block)))
         child = place(board, cand, queens, low)
         if child is not None:
             _explore(board, child[0], child[1], tally, log, depth + 1)
@@ -210,10 +217,18 @@ def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
     return best, best_need
 
 
-def _guess_step(board: Board, u: int, low: int, options: int, need: int, depth: int) -> Step:
+def _guess_step(
+    board: Board, u: int, low: int, options: int, need: int, depth: int, *, block: bool = False
+) -> Step:
     name = cell_name(board.cells(low)[0])
     count = options.bit_count()
-    why = f"{count} candidate{'s' if count > 1 else ''} in {board.puzzle.unit_name(u)}"
-    if board.k > 1:
-        why += f", which needs {need} more"
+    if block:  # a 2x2 block of the lines u and u+1
+        horizontal = u < board.n
+        where = band_text(u if horizontal else u - board.n, horizontal)
+        why = f"{count} candidate{'s' if count > 1 else ''} in a 2x2 block of {where}"
+        why += ", which have room for their queens only one to a block"
+    else:
+        why = f"{count} candidate{'s' if count > 1 else ''} in {board.puzzle.unit_name(u)}"
+        if board.k > 1:
+            why += f", which needs {need} more"
     return Step(f"guess: {name} ({why})", board.cells(low), guess=True, kind=StepKind.GUESS, depth=depth)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+from contextlib import contextmanager
 
 import pytest
 from conftest import GAMES
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import assert_two_star_count_matches_the_baseline
 
+import solver.branching as branching
 import solver.propagate as propagate_module
 from benchmarks.baseline import count_solutions as baseline_count
 from solver import explain, search
@@ -21,7 +23,7 @@ from solver.board import changed_units
 from solver.formats import read_puzzles
 from solver.patterns import band_pairs
 from solver.propagate import StepKind, board_of, place, propagate, rules_for, trial
-from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
+from solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
 from solver.regions import grow_regions
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
@@ -244,3 +246,78 @@ def test_the_search_leaves_confine_out_from_three_stars_and_explanations_keep_it
     assert "confine" not in names and "count_blocks" in names
     assert "confine" in [rule.__name__ for rule in rules_for(3)]
     assert "confine" in [rule.__name__ for rule in rules_for(2, search=True)]
+
+
+# --- branching on a block known to hold one queen (solver/branching.py) ------------------------
+
+
+@contextmanager
+def eager_blocks():
+    """Block branching for k=2 too, whenever a block gives fewer branches than the unit (the
+    product: k >= 4, and far fewer), so that small boards exercise it."""
+    saved = branching.BLOCK_FROM_K, branching.MARGIN
+    branching.BLOCK_FROM_K, branching.MARGIN = 2, 1
+    try:
+        yield
+    finally:
+        branching.BLOCK_FROM_K, branching.MARGIN = saved
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), swaps=st.integers(0, 14))
+def test_branching_on_blocks_counts_what_brute_force_counts(seed, swaps):
+    with eager_blocks():
+        assert_two_star_count_matches_the_baseline(seed, swaps)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_branching_on_blocks_agrees_with_brute_force_on_grown_regions(seed):
+    rng = random.Random(seed)
+    n = 8
+    seeds = rng.sample([(r, c) for r in range(n) for c in range(n)], n)
+    puzzle = Puzzle.from_region_grid(grow_regions(n, seeds, rng), k=2)
+    with eager_blocks():
+        assert search(puzzle, limit=3).count == baseline_count(puzzle, 3)[0]
+
+
+def test_block_branch_finds_blocks_that_hold_one_queen_of_the_answer(monkeypatch):
+    # Every block the search branches on, in a state the answer lies within, holds exactly one
+    # of its queens; and the search still proves the answer unique.
+    puzzle = read_puzzles(str(HARD_SET))[0]
+    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    found = []
+
+    def spy(board, cand, queens, branches):
+        block, line = branching.block_branch(board, cand, queens, branches)
+        if block and queens & ~answer == 0 and answer & ~(cand | queens) == 0:
+            found.append(block)
+            assert 0 <= line < 2 * board.n
+        return block, line
+
+    monkeypatch.setattr(SEARCH_MODULE, "block_branch", spy)
+    result = search(puzzle, limit=2)
+    assert result.count == 1 and is_solution(puzzle, result.solution)
+    assert found
+    assert all((block & answer).bit_count() == 1 for block in found)
+
+
+def test_block_branch_leaves_small_k_and_tight_units_alone():
+    puzzle = read_puzzles(str(HARD_SET))[0]
+    board = board_of(puzzle)
+    cand, queens = propagate(board, full(puzzle), 0)
+    assert branching.block_branch(board, cand, queens, 2) == (0, -1)  # a yes/no unit stays
+    board2 = board_of(STALLS)
+    cand2, queens2 = stalled(STALLS)
+    assert branching.block_branch(board2, cand2, queens2, 100) == (0, -1)  # k=2
+
+
+def test_explain_words_a_guess_on_a_block_and_still_reaches_the_answer():
+    puzzle = Puzzle.from_region_grid([[r] * 8 for r in range(8)], k=2)  # many answers: guesses
+    with eager_blocks():
+        steps = explain(puzzle)
+    guesses = [step.text for step in steps if step.kind == StepKind.GUESS]
+    blocks = [text for text in guesses if " in a 2x2 block of " in text]
+    assert blocks and all(text.endswith("only one to a block)") for text in blocks), guesses
+    assert steps[-1].kind == "solved"
+    assert is_solution(puzzle, Solution.of(steps[-1].cells))
