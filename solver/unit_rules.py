@@ -53,17 +53,28 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
                 need = k - (unit & queens).bit_count()
                 if not need:
                     continue
-            if live.bit_count() < need:
-                return contradiction(too_few_text(board, u, live, need), log)
-            if log is not None:
-                log.append(single_step(board, u, live, need))
-            state = place(board, cand, queens, live)
+            state = fill_unit(board, u, live, need, cand, queens, log)
             if state is None:
-                return contradiction(f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
+                return None
             cand, queens = state
             in_play = cand | queens
             changed = True
     return cand, queens
+
+
+def fill_unit(
+    board: Board, u: int, live: int, need: int, cand: int, queens: int, log: list[Step] | None
+) -> State | None:
+    """Unit `u` needs `need` more queens and has no more than that many `live` cells: they all
+    take queens, or the board is a contradiction (too few of them, or the new queens touch)."""
+    if live.bit_count() < need:
+        return contradiction(too_few_text(board, u, live, need), log)
+    if log is not None:
+        log.append(single_step(board, u, live, need))
+    state = place(board, cand, queens, live)
+    if state is None:
+        return contradiction(f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
+    return state
 
 
 def _settle_changed(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
@@ -87,13 +98,9 @@ def _settle_changed(board: Board, cand: int, queens: int, log: list[Step] | None
         need = k - (unit & queens).bit_count()
         if not need:
             continue
-        if live.bit_count() < need:
-            return contradiction(too_few_text(board, u, live, need), log)
-        if log is not None:
-            log.append(single_step(board, u, live, need))
-        state = place(board, cand, queens, live)
+        state = fill_unit(board, u, live, need, cand, queens, log)
         if state is None:
-            return contradiction(f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
+            return None
         cand, queens = state
         gone = in_play & ~(cand | queens)
         in_play = cand | queens
