@@ -74,8 +74,8 @@ def run_on_page(browser: Browser, display: str, puzzle: Puzzle, *, move: bool = 
             place_window(display, puzzle.n)
         with terminal_focused(display):
             done = run_tool(display=display)
+        print(done.stdout, done.stderr)  # shown when the wait below fails too
         state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
-    print(done.stdout)
     assert_solved_by_the_tool(done, state, puzzle)
     return done
 
