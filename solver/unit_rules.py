@@ -29,35 +29,21 @@ def settle_units(board: Board, cand: int, queens: int, log: list[Step] | None) -
     """Singles: a unit with exactly as many candidates as it still needs gets them all as queens;
     a unit with too few candidates is a contradiction. Repeats until no unit changes. (A unit
     that fills up loses its other candidates in `place`.)"""
-    units, k = board.units, board.k
-    if k > 1:
+    if board.k > 1:
         return _settle_changed(board, cand, queens, log)
     changed = True
     while changed:
         changed = False
-        in_play = cand | queens
-        for u, unit in enumerate(units):
-            if k == 1:
-                if unit & queens:
-                    continue  # kill already cleared the rest of the unit
-                live = cand & unit
-                if live & (live - 1):
-                    continue
-                need = 1
-            else:
-                # place() empties full units, so a unit only needs looking at when its queens
-                # and candidates together are down to k
-                if (unit & in_play).bit_count() > k:
-                    continue
-                live = cand & unit
-                need = k - (unit & queens).bit_count()
-                if not need:
-                    continue
-            state = fill_unit(board, u, live, need, cand, queens, log)
+        for u, unit in enumerate(board.units):
+            if unit & queens:
+                continue  # kill already cleared the rest of the unit
+            live = cand & unit
+            if live & (live - 1):
+                continue
+            state = fill_unit(board, u, live, 1, cand, queens, log)
             if state is None:
                 return None
             cand, queens = state
-            in_play = cand | queens
             changed = True
     return cand, queens
 
@@ -92,6 +78,8 @@ def _settle_changed(board: Board, cand: int, queens: int, log: list[Step] | None
         todo ^= low
         u = low.bit_length() - 1
         unit = units[u]
+        # place() empties full units, so a unit only needs looking at when its queens and
+        # candidates together are down to k
         if (unit & in_play).bit_count() > k:
             continue
         live = cand & unit
