@@ -423,14 +423,17 @@ def split_merged(areas: Areas, blobs: Blobs, unit: Unit) -> Blobs:
     the pixel grid, shows it or drops it (at 50% it drops every line one way): lines inside a
     region vanish, which merges its cells into one area and cuts the board into pieces that do
     not look like one board. An area splits only when both sides of its box are whole cells
-    within a tolerance and it holds no hole half a cell wide (a card or dialog around the board
-    does); a cell of it is one whose middle lies inside the area's outline."""
+    within a tolerance and it holds no hole a whole cell wide (a card or dialog around the board
+    does: the board is its hole); a cell of it is one whose middle lies inside the area's
+    outline. A smaller hole is a mark: a crown is 55-60% of a cell across (half a cell, the
+    former limit, kept every area holding a crown whole, so Firefox at 50% could not read a board
+    once queens were on it)."""
     split: set[tuple[int, int, int, int]] = set()
     boxes: list[tuple[int, int, int, int]] = []
     half = unit.size / 2
     for outline, (x, y, w, h), hole in zip(areas.outlines, areas.boxes.tolist(), areas.holes.tolist()):
         across, down = unit.cells_in(w), unit.cells_in(h)
-        if across * down < 2 or hole >= 0.5 * unit.size:
+        if across * down < 2 or hole >= unit.size:
             continue
         split.add((x, y, x + w, y + h))
         for row in range(down):
