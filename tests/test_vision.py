@@ -43,8 +43,10 @@ from vision import (
     read_image,
 )
 from vision.read import STRIPED_SHARE
+from vision.recheck import lattice_at, recheck_board
 from vision.sample import to_lab
 from vision.shades import shades_of, share_around_marks, stripe_mask
+from vision.states import read_states, states_only
 
 MARKS = ".....xQL"
 
@@ -102,6 +104,25 @@ def test_every_zoom_reads_all_marks(cell):
     assert same_partition(reading, regions)
     assert reading.state_rows() == states
     assert reading.is_certain, reading.reasons
+
+
+@pytest.mark.parametrize("cell", (24, 36, 48, 72, 96))
+def test_a_recheck_reads_the_states_a_full_reading_does(cell):
+    """The recheck after the clicks reads states without their margins (no shape matching): the
+    states must be those the full state reading gives, marks of every kind and dark mode
+    included, and the full board reading's wherever the recheck sees the cell."""
+    regions, states = random_board(9, seed=100 + cell, marks="..xxQL")
+    image = render_board(regions, states, cell=cell, dark=cell % 2 == 0)
+    reading = read_board(image)
+    assert reading.state_rows() == states
+    lattice = lattice_at(reading)
+    colours = np.array([[reading.region_colours[label] for label in row] for row in reading.regions], float)
+    assert states_only(image, lattice, colours) == read_states(image, lattice, colours).states
+    seen = recheck_board(image, reading, lattice)
+    assert seen.visible > 40  # (a locked queen's dark disc hides its region's colour: "covered")
+    for r, row in enumerate(seen.states):
+        for c, state in enumerate(row):
+            assert state is None or state is reading.states[r][c], (r, c)
 
 
 @pytest.mark.parametrize("dark", (False, True))

@@ -18,7 +18,7 @@ from solver.puzzle import Cell
 from vision.lattice import Lattice
 from vision.reading import BoardReading, CellState
 from vision.sample import cell_points, to_lab
-from vision.states import read_states
+from vision.states import states_only
 from vision.stats import median
 
 # A cell whose background is farther than this (CIE delta E 1976) from its region's colour at any
@@ -87,7 +87,7 @@ def recheck_board(rgb: np.ndarray, reading: BoardReading, lattice: Lattice) -> R
     off = distance > COVERED_DELTA_E
     shows = inside & ~off.any(axis=2)
     hidden = ~inside | off.all(axis=2)
-    states = read_states(np.ascontiguousarray(rgb), lattice, expected.astype(np.float64)).states
+    states = states_only(np.ascontiguousarray(rgb), lattice, expected.astype(np.float64))
     return Recheck(
         tuple(tuple(states[r][c] if shows[r, c] else None for c in range(n)) for r in range(n)),
         frozenset((int(r), int(c)) for r, c in np.argwhere(hidden)),
