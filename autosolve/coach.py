@@ -103,7 +103,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
         return HintResult(frame, reading, advise_reading(reading))
     with Desktop(source.display) as desktop:
         if apply:
-            load_pyautogui(desktop.name)
+            load_pyautogui(desktop.name, desktop.display)
         home = desktop.pointer()
         try:
             return _live(desktop, source, apply, any_window, delay, home)

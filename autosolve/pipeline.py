@@ -357,7 +357,7 @@ def run(source: Source, options: Options | None = None) -> RunResult:
         with watch.stage("connect"):
             desktop.monitors()  # opens mss now, not inside the timed grab
             if not options.dry_run:
-                load_pyautogui(desktop.name)  # its import takes tens of ms: not inside the click stage
+                load_pyautogui(desktop.name, desktop.display)  # tens of ms: not in the click stage
         home = desktop.pointer()
         try:
             return _run_live(desktop, source, options, watch, home)
