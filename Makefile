@@ -25,10 +25,14 @@ test: $(STAMP) system-deps
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)
 
-# The solver (benchmarks/solve_times.py) on games/ and ../shared/data, against plain backtracking.
-# The stamp reinstalls when pyproject.toml changes, so the installed command finds benchmarks/.
+# The solver (benchmarks/solve_times.py) on games/ and ../shared/data (LinkedIn levels and the
+# Star Battle sets), against plain backtracking and the peers of benchmarks/peers.py: CP-SAT and
+# CaDiCaL (the optional extra `bench`, installed here first) and a propagation-only solver, on a
+# sample of each set (BENCH_ARGS, e.g. --peer-sample 50 --peer-budget 10). The stamp reinstalls
+# when pyproject.toml changes, so the installed command finds benchmarks/.
 bench: $(STAMP)
-	$(BIN)/queens-autosolve bench
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/queens-autosolve bench $(BENCH_ARGS)
 
 # The generator: 10 seeds each of 20x20 and 30x30, against the small-search-only generator.
 bench-generate: $(STAMP)
@@ -38,8 +42,9 @@ bench-generate: $(STAMP)
 bench-live: $(STAMP) system-deps
 	$(BIN)/python scripts/bench_live.py --runs 10
 
-# Star Battle: our solver against CP-SAT and SAT (CaDiCaL) on the shared sets and games/ (needs the
-# optional extra `bench`; the first run installs it). Prints one table per set.
+# Star Battle, the deeper look: our solver against CP-SAT and SAT (CaDiCaL, the same peers as
+# `make bench`) on every puzzle of a sample of 200 per set, with --ablate (each rule left out),
+# --trials and --before REF (an earlier commit's solver) in BENCH_ARGS. Installs the extra `bench`.
 bench-stars: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/starbattle.py $(BENCH_ARGS)

@@ -1,6 +1,6 @@
 """The solver benchmark behind `queens-autosolve bench`: solve every puzzle of some files, check
-each answer, time it, and time the plain backtracking baseline (benchmarks/baseline.py) on the
-same puzzles for comparison.
+each answer, time it, and time the plain backtracking baseline (benchmarks/baseline.py) and the
+peers (benchmarks/peers.py: CP-SAT, CaDiCaL, propagation only) on the same puzzles for comparison.
 
 Like Norvig's `solve_all`, it reports how many were solved and the mean and worst times, per
 file and per board size. Wrong answers and wrong counts are failures, never just slow results.
@@ -18,13 +18,22 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.baseline import count_solutions as baseline_count
+from benchmarks.peers import Answer, Peer, skipped_text
 from solver.coach import CoachError, Grade, Tier, grade
 from solver.formats import read_puzzles
 from solver.puzzle import Puzzle, is_solution
-from solver.search import search
+from solver.search import SearchResult, search
 
 LIMIT = 2  # counting to 2 proves an answer unique
 GRADE_COLUMNS = [tier.short for tier in Tier] + ["not-unique"]  # the grade table's columns
+
+
+def cpu_time() -> float:
+    """CPU seconds of this thread, where all the work runs (CP-SAT with one worker solves in the
+    calling thread: measured, its thread and process times agree). Not `time.process_time`: once
+    a process-wide CPU timer has been armed (the budgets' ITIMER_PROF, see `_within`), Linux
+    reads the process clock in whole scheduler ticks, and a 0.5 ms solve timed 0.0 or 4 ms."""
+    return time.thread_time()
 
 
 @dataclass(frozen=True)
@@ -50,10 +59,18 @@ class BaselineRun:
     solver_seconds: float  # the solver's time on the same puzzles
     budget: float
     disagreements: tuple[str, ...] = ()  # puzzles where the two counts differ (a bug somewhere)
+    cut_seconds: float = 0.0  # its time on the puzzle its budget ran out on (0: none did)
+    cut_solver_seconds: float = 0.0  # the solver's on that puzzle
+    puzzles: int = 0  # in the file
 
     @property
     def speedup(self) -> float | None:
         return self.seconds / self.solver_seconds if self.finished and self.solver_seconds else None
+
+    @property
+    def bound(self) -> float | None:
+        """On the puzzle it was cut off on, the least its ratio can be."""
+        return _ratio(self.cut_seconds, self.cut_solver_seconds)
 
 
 @dataclass(frozen=True)
@@ -80,19 +97,70 @@ class GradeRun:
 
 
 @dataclass(frozen=True)
+class PeerRun:
+    """One peer on a sample of a file's puzzles, with ours timed again on each of them in the same
+    loop (so a burst of load on the machine hits both alike). The peer stops on the file when its
+    CPU budget runs out: the puzzle it was on is cut off and left out of the ratios."""
+
+    peer: str
+    sample: int  # puzzles it was given
+    seconds: tuple[float, ...]  # its time on each puzzle it finished
+    ours: tuple[float, ...]  # ours on the same puzzles
+    budget: float | None
+    settled: int | None = None  # puzzles it finished in one node, no guess needed (peers with nodes)
+    disagreements: tuple[str, ...] = ()
+    cut_seconds: float = 0.0  # its time on the puzzle its budget ran out on (0: none did)
+    cut_ours: float = 0.0  # ours on that puzzle
+
+    @property
+    def cut_off(self) -> bool:
+        return bool(self.cut_seconds)
+
+    @property
+    def finished(self) -> int:
+        return len(self.seconds)
+
+    @property
+    def mean_ratio(self) -> float | None:
+        """Its mean time over ours on the same puzzles."""
+        return _ratio(sum(self.seconds), sum(self.ours))
+
+    @property
+    def max_ratio(self) -> float | None:
+        """Its worst time over our worst time, on the same puzzles."""
+        return _ratio(max(self.seconds, default=0.0), max(self.ours, default=0.0))
+
+    @property
+    def bound(self) -> float | None:
+        """On the puzzle it was cut off on, the least its ratio can be."""
+        return _ratio(self.cut_seconds, self.cut_ours)
+
+
+def _ratio(theirs: float, ours: float) -> float | None:
+    return theirs / ours if theirs and ours else None
+
+
+@dataclass(frozen=True)
 class FileReport:
     path: str
     timings: tuple[Timing, ...]
     baseline: BaselineRun | None = None
     grading: GradeRun | None = None
+    peers: tuple[PeerRun, ...] = ()
 
     @property
     def failures(self) -> list[Timing]:
         return [t for t in self.timings if t.problem]
 
     @property
+    def disagreements(self) -> list[str]:
+        """Where the baseline or a peer found another count or answer than the solver."""
+        out = list(self.baseline.disagreements) if self.baseline else []
+        return out + [d for run in self.peers for d in run.disagreements]
+
+    @property
     def failed(self) -> bool:
-        return bool(self.failures or (self.baseline and self.baseline.disagreements))
+        return bool(self.failures or self.disagreements)
 
 
 @dataclass(frozen=True)
@@ -122,11 +190,11 @@ def expected_count(puzzle: Puzzle, limit: int = LIMIT) -> int:
 
 def time_puzzle(puzzle: Puzzle) -> Timing:
     """Solve with the count capped at 2, and say what is wrong with the result, if anything.
-    Times are CPU seconds of this process: on a shared machine wall time mostly measures the
+    Times are CPU seconds (`cpu_time`): on a shared machine wall time mostly measures the
     neighbours."""
-    start = time.process_time()
+    start = cpu_time()
     result = search(puzzle, limit=LIMIT)
-    seconds = time.process_time() - start
+    seconds = cpu_time() - start
     expected = expected_count(puzzle)
     problem = ""
     if result.count != expected:
@@ -143,16 +211,22 @@ def bench_file(
     progress: Callable[[Iterable[Puzzle]], Iterable[Puzzle]] = iter,
     grade_budget: float | None = None,
     grading: bool = False,
+    peers: Sequence[Peer] = (),
+    peer_sample: int = 20,
+    peer_budget: float | None = 3.0,
 ) -> FileReport:
     """Time the solver on every puzzle of `path`, then the baseline on as many as fit its budget;
-    with `grading`, grade the puzzles too (as many as fit `grade_budget` CPU seconds; None: all)."""
+    with `grading`, grade the puzzles too (as many as fit `grade_budget` CPU seconds; None: all);
+    with `peers`, run each on `peer_sample` puzzles spread over the file (0: all of them) or as
+    many as fit `peer_budget` CPU seconds a peer (None: no limit)."""
     puzzles = read_puzzles(path)
     timings = tuple(time_puzzle(p) for p in progress(puzzles))
     baseline = None
     if baseline_budget is not None:
         baseline = run_baseline(puzzles, timings, baseline_budget)
     grades = grade_puzzles(puzzles, timings, grade_budget) if grading else None
-    return FileReport(path, timings, baseline, grades)
+    compared = run_peers(spread(puzzles, peer_sample), peers, peer_budget) if peers else ()
+    return FileReport(path, timings, baseline, grades, compared)
 
 
 def grade_puzzles(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: float | None) -> GradeRun:
@@ -172,9 +246,9 @@ def grade_puzzles(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: 
         def work(p: Puzzle = puzzle, out: list[Grade] = found) -> None:
             out.append(_grade(p))
 
-        start = time.process_time()
+        start = cpu_time()
         done = _within(left, work) if left is not None else _run(work)
-        spent += time.process_time() - start
+        spent += cpu_time() - start
         if not done:
             break
         grades.append(found[0])
@@ -201,23 +275,122 @@ def run_baseline(puzzles: Sequence[Puzzle], timings: Sequence[Timing], budget: f
     spent = counted = solver_spent = 0.0
     finished = 0
     disagreements = []
+    cut = (0.0, 0.0)
     for puzzle, timing in zip(puzzles, timings):
         left = budget - spent
         if left <= 0:
             break
         counts: list[int] = []
-        start = time.process_time()
+        start = cpu_time()
         done = _within(left, partial(_count_into, counts, puzzle))
-        took = time.process_time() - start
+        took = cpu_time() - start
         spent += took
         if not done:
+            cut = (took, timing.seconds)
             break
         finished += 1
         counted += took
         solver_spent += timing.seconds
         if counts[0] != timing.count:
             disagreements.append(f"{puzzle.name}: baseline counts {counts[0]}, solver {timing.count}")
-    return BaselineRun(finished, counted, solver_spent, budget, tuple(disagreements))
+    return BaselineRun(finished, counted, solver_spent, budget, tuple(disagreements), *cut, len(puzzles))
+
+
+def spread(puzzles: Sequence[Puzzle], sample: int) -> list[Puzzle]:
+    """`sample` puzzles evenly spaced over the file, the first included (all when `sample` is 0 or
+    at least the file): the files are often sorted by size or difficulty, so not the top ones."""
+    if sample <= 0 or sample >= len(puzzles):
+        return list(puzzles)
+    return [puzzles[i * len(puzzles) // sample] for i in range(sample)]
+
+
+class _PeerTally:
+    """One peer's results on one file so far."""
+
+    def __init__(self, peer: Peer, budget: float | None) -> None:
+        self.peer = peer
+        self.left = budget
+        self.seconds: list[float] = []
+        self.ours: list[float] = []
+        self.settled = 0 if peer.nodes else None
+        self.cut: tuple[float, float] | None = None  # its time and ours on the puzzle it was cut off on
+        self.disagreements: list[str] = []
+
+    def attempt(self, puzzle: Puzzle) -> tuple[Answer | None, float]:
+        """The peer's answer (None: cut off by its budget) and CPU time on `puzzle`."""
+        answers: list[Answer] = []
+
+        def work() -> None:
+            answers.append(self.peer.count(puzzle))
+
+        start = cpu_time()
+        done = _within(self.left, work) if self.left is not None else _run(work)
+        took = cpu_time() - start
+        if self.left is not None:
+            self.left -= took
+        return (answers[0] if done else None), took
+
+    def record(
+        self, puzzle: Puzzle, answer: Answer | None, took: float, ours: SearchResult, ours_took: float
+    ) -> None:
+        if answer is None:
+            self.cut = (took, ours_took)
+            return
+        self.seconds.append(took)
+        self.ours.append(ours_took)
+        if self.settled is not None:
+            self.settled += answer.nodes == 1
+        problem = peer_problem(puzzle, answer, ours)
+        if problem:
+            self.disagreements.append(f"{puzzle.name}: {self.peer.name} {problem}")
+
+    @property
+    def stopped(self) -> bool:
+        return self.cut is not None or (self.left is not None and self.left <= 0)
+
+    def result(self, sample: int, budget: float | None) -> PeerRun:
+        return PeerRun(self.peer.name, sample, tuple(self.seconds), tuple(self.ours), budget, self.settled,
+                       tuple(self.disagreements), *(self.cut or (0.0, 0.0)))
+
+
+def peer_problem(puzzle: Puzzle, answer: Answer, ours: SearchResult) -> str:
+    """What is wrong with a peer's answer, taking ours (checked against the file) as right."""
+    if answer.count != ours.count:
+        return f"counts {answer.count}, solver {ours.count}"
+    if answer.solution is not None and not is_solution(puzzle, answer.solution):
+        return f"answer {list(answer.solution.queens)} breaks the rules"
+    if ours.count == 1 and answer.solution != ours.solution:
+        return "finds another unique answer than the solver"
+    return ""
+
+
+def run_peers(puzzles: Sequence[Puzzle], peers: Sequence[Peer], budget: float | None) -> tuple[PeerRun, ...]:
+    """Each peer, and ours again, on each puzzle in turn, who goes first changing from puzzle to
+    puzzle (no order bias); a peer whose budget ran out sits out the rest of the file."""
+    tallies = [_PeerTally(peer, budget) for peer in peers]
+    for i, puzzle in enumerate(puzzles):
+        active = [t for t in tallies if not t.stopped]
+        if not active:
+            break
+        order: list[_PeerTally | None] = [None, *active]  # None: ours
+        turn = i % len(order)
+        ours: tuple[SearchResult, float] | None = None
+        outcomes: list[tuple[_PeerTally, tuple[Answer | None, float]]] = []
+        for entry in order[turn:] + order[:turn]:
+            if entry is None:
+                ours = _timed_search(puzzle)
+            else:
+                outcomes.append((entry, entry.attempt(puzzle)))
+        assert ours is not None
+        for tally, outcome in outcomes:
+            tally.record(puzzle, *outcome, *ours)
+    return tuple(t.result(len(puzzles), budget) for t in tallies)
+
+
+def _timed_search(puzzle: Puzzle) -> tuple[SearchResult, float]:
+    start = cpu_time()
+    result = search(puzzle, limit=LIMIT)
+    return result, cpu_time() - start
 
 
 class _OutOfTime(Exception):
@@ -324,9 +497,12 @@ def baseline_text(run: BaselineRun | None) -> str:
     )
 
 
-def format_report(reports: Sequence[FileReport]) -> str:
-    """The human-readable table: per file (with the baseline), per size, total, failures."""
-    lines = ["per file (times are CPU time of this process)", HEADER]
+def format_report(
+    reports: Sequence[FileReport], peers: Sequence[Peer] = (), skipped: Sequence[Peer] = ()
+) -> str:
+    """The human-readable table: per file (with the baseline), per size, total, grades, the
+    peers (`peers` ran, `skipped` did not), failures."""
+    lines = ["per file (times are CPU time of the thread solving)", HEADER]
     for report in reports:
         lines.append(_row(summarize(Path(report.path).name, report.timings)))
         if report.baseline is not None:
@@ -337,14 +513,83 @@ def format_report(reports: Sequence[FileReport]) -> str:
     lines += ["", _row(summarize("total", everything))]
     if any(r.grading for r in reports):
         lines += ["", *format_grades(reports)]
+    if peers or skipped:
+        lines += ["", *format_peers(reports, peers, skipped)]
     failures = [f"{r.path}: {t.name}: {t.problem}" for r in reports for t in r.failures]
-    failures += [f"{r.path}: {d}" for r in reports if r.baseline for d in r.baseline.disagreements]
+    failures += [f"{r.path}: {d}" for r in reports for d in r.disagreements]
     if failures:
         lines.append(f"\nFAILED: {len(failures)} puzzle(s)")
         lines += [f"  {line}" for line in failures]
     else:
-        lines.append(f"all {len(everything)} puzzles solved and checked")
+        ran = {"the baseline": any(r.baseline for r in reports), "the peers": bool(peers)}
+        others = [who for who, did in ran.items() if did]
+        agreed = f" ({' and '.join(others)} agreeing)" if others else ""
+        lines.append(f"all {len(everything)} puzzles solved and checked{agreed}")
     return "\n".join(lines)
+
+
+def format_peers(reports: Sequence[FileReport], peers: Sequence[Peer], skipped: Sequence[Peer]) -> list[str]:
+    """One row per file: our mean and worst time, then each peer's time over ours on the same
+    puzzles, and the plain backtracker's."""
+    columns = [*peers, *skipped]
+    runs = next((r.peers for r in reports if r.peers), ())
+    budget = f"{runs[0].budget:g} s" if runs and runs[0].budget is not None else "no limit"
+    lines = [
+        "against the peers: each one's CPU time over ours on the same puzzles, in this process, all "
+        "counting to 2 (mean: total time over total time; max: worst over worst; above 1: ours is faster)",
+        *(f"  {p.name}: {p.title}" for p in columns),
+        "  backtracking: the plain baseline, from the top of each file",
+        f"  peers on: puzzles spread over the file (--peer-sample); each peer gets {budget} of CPU a file "
+        "(--peer-budget), then stops: [n] it finished only n; >r it finished none, r is the least its "
+        "ratio is on the one it was cut off on",
+    ]
+    if skipped:
+        lines.append(skipped_text(skipped))
+    header = f"{'':<24} {'board':<10} {'puzzles':>7} {'mean ms':>9} {'max ms':>9} {'peers on':>8}"
+    for peer in columns:
+        header += f" {peer.name + ' mean/max':>16}" + (f" {'settled':>7}" if peer.nodes else "")
+    lines.append(header + f" {'backtracking':>18}")
+    for report in reports:
+        lines.append(_peer_row(report, columns, {p.name for p in skipped}))
+    return lines
+
+
+def _peer_row(report: FileReport, columns: Sequence[Peer], skipped: set[str]) -> str:
+    summary = summarize(Path(report.path).name, report.timings)
+    first = report.timings[0] if report.timings else None
+    board = f"{first.n}x{first.n} k={first.k}" if first else ""
+    by_name = {run.peer: run for run in report.peers}
+    sample = f"{report.peers[0].sample}" if report.peers else "-"
+    row = (f"{summary.label[:24]:<24} {board:<10} {summary.puzzles:>7} {summary.mean * 1000:>9.2f} "
+           f"{summary.max * 1000:>9.2f} {sample:>8}")
+    for peer in columns:
+        run = by_name.get(peer.name)
+        row += f" {_peer_cell(run) if run else ('skipped' if peer.name in skipped else '-'):>16}"
+        if peer.nodes:
+            row += f" {f'{run.settled}/{run.finished}' if run else '-':>7}"
+    return row + f" {_baseline_cell(report.baseline):>18}"
+
+
+def _times(ratio: float | None) -> str:
+    if ratio is None:
+        return "-"
+    return f"{ratio:.0f}" if ratio >= 100 else f"{ratio:.1f}" if ratio >= 1 else f"{ratio:.2f}"
+
+
+def _peer_cell(run: PeerRun) -> str:
+    if not run.finished:
+        return f">{_times(run.bound)} [0]" if run.cut_off else "-"
+    text = f"{_times(run.mean_ratio)}/{_times(run.max_ratio)}"
+    return text if run.finished == run.sample else f"{text} [{run.finished}]"
+
+
+def _baseline_cell(run: BaselineRun | None) -> str:
+    if run is None:
+        return "-"
+    done = f"[{run.finished}/{run.puzzles}]"
+    if not run.finished:
+        return f">{_times(run.bound)} {done}" if run.cut_seconds else f"- {done}"
+    return f"{_times(run.speedup)} {done}"
 
 
 def format_grades(reports: Sequence[FileReport]) -> list[str]:
@@ -378,7 +623,17 @@ def grades_json(run: GradeRun) -> dict[str, object]:
     }
 
 
-def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
+def peer_json(run: PeerRun) -> dict[str, object]:
+    return {
+        "peer": run.peer, "sample": run.sample, "finished": run.finished, "budget": run.budget,
+        "seconds": sum(run.seconds), "ours_seconds": sum(run.ours), "max": max(run.seconds, default=0.0),
+        "ours_max": max(run.ours, default=0.0), "mean_ratio": run.mean_ratio, "max_ratio": run.max_ratio,
+        "settled": run.settled, "cut_off": run.cut_off, "cut_off_bound": run.bound,
+        "disagreements": list(run.disagreements),
+    }
+
+
+def report_json(reports: Sequence[FileReport], skipped: Sequence[Peer] = ()) -> dict[str, object]:
     """The same figures for machines (times in seconds)."""
 
     def summary(s: Summary) -> dict[str, object]:
@@ -396,9 +651,12 @@ def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
                 "finished": r.baseline.finished, "seconds": r.baseline.seconds,
                 "solver_seconds": r.baseline.solver_seconds, "budget": r.baseline.budget,
                 "speedup": r.baseline.speedup, "disagreements": list(r.baseline.disagreements),
+                "puzzles": r.baseline.puzzles, "cut_off_bound": r.baseline.bound,
             }
         if r.grading is not None:
             entry["grades"] = grades_json(r.grading)
+        if r.peers:
+            entry["peers"] = [peer_json(run) for run in r.peers]
         files.append(entry)
     everything = [t for r in reports for t in r.timings]
     return {
@@ -409,4 +667,6 @@ def report_json(reports: Sequence[FileReport]) -> dict[str, object]:
             {"path": r.path, "name": t.name, "problem": t.problem, "count": t.count, "expected": t.expected}
             for r in reports for t in r.failures
         ],
+        "disagreements": [{"path": r.path, "problem": d} for r in reports for d in r.disagreements],
+        "peers_skipped": [p.name for p in skipped],
     }

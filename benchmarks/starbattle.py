@@ -1,5 +1,8 @@
 """Star Battle benchmark: our solver against CP-SAT (OR-Tools) and a SAT solver (CaDiCaL via
-python-sat), each asked to find the answer and prove it unique, on the shared sets and ours.
+python-sat), each asked to find the answer and prove it unique, on the shared sets and ours;
+with the ablations (--ablate, --trials) and the solver of an earlier commit (--before) beside it.
+The peers and their one model of the rules are benchmarks/peers.py, shared with
+`queens-autosolve bench`, which prints the ratios for every set; this script is the deeper look.
 
 Run from the project root (the baselines need the optional extra: ``pip install -e '.[bench]'``)::
 
@@ -31,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import solver.propagate as propagate
+from benchmarks import peers
+from benchmarks.peers import Answer
 from solver.formats import read_puzzles
 from solver.puzzle import Puzzle, is_solution
 from solver.search import search
@@ -164,76 +169,17 @@ def _load(name: str, text: str) -> types.ModuleType:
 # --- the baselines ------------------------------------------------------------------------------
 
 
-def _blocks(n: int) -> Iterator[list[int]]:
-    """Every 2x2 square as cell indices: two stars touch exactly when they share one."""
-    for r in range(n - 1):
-        for c in range(n - 1):
-            i = r * n + c
-            yield [i, i + 1, i + n, i + n + 1]
+def timed(count: Callable[[Puzzle], Answer]) -> Solver:
+    """A peer of benchmarks/peers.py (CP-SAT, SAT: the one model `bench` uses too), timed."""
 
+    def run(puzzle: Puzzle) -> Run:
+        start = time.process_time()
+        answer = count(puzzle)
+        seconds = time.process_time() - start
+        correct = answer.solution is not None and is_solution(puzzle, answer.solution)
+        return Run(seconds, 0, answer.count, correct)
 
-def _units(puzzle: Puzzle) -> list[list[int]]:
-    n = puzzle.n
-    out = []
-    for mask in puzzle.units:
-        out.append([i for i in range(n * n) if mask >> i & 1])
-    return out
-
-
-def cp_sat(puzzle: Puzzle) -> Run:
-    """CP-SAT: a Boolean per cell, each unit sums to k, each 2x2 square to at most 1; solve, then
-    forbid the answer and solve again (INFEASIBLE proves it unique)."""
-    from ortools.sat.python import cp_model
-
-    n, k = puzzle.n, puzzle.k
-    start = time.process_time()
-    model = cp_model.CpModel()
-    x = [model.new_bool_var(f"x{i}") for i in range(n * n)]
-    for unit in _units(puzzle):
-        model.add(sum(x[i] for i in unit) == k)
-    for block in _blocks(n):
-        model.add_at_most_one(x[i] for i in block)
-    for r, c in puzzle.given:
-        model.add(x[r * n + c] == 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    count, first = 0, None
-    while count < 2 and solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        stars = [i for i in range(n * n) if solver.value(x[i])]
-        first = first or stars
-        count += 1
-        model.add_bool_or(x[i].Not() for i in stars)
-    seconds = time.process_time() - start
-    return Run(seconds, 0, count, first is not None and is_solution(puzzle, [divmod(i, n) for i in first]))
-
-
-def sat(puzzle: Puzzle) -> Run:
-    """CaDiCaL 1.9.5 on a CNF: exactly-k per unit (totalizer), at most one per 2x2 square
-    (pairwise); solve, add the clause forbidding the answer, solve again."""
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import CNF, IDPool
-    from pysat.solvers import Solver as SatSolver
-
-    n, k = puzzle.n, puzzle.k
-    start = time.process_time()
-    pool = IDPool(start_from=n * n + 1)
-    cnf = CNF()
-    for unit in _units(puzzle):
-        cnf.extend(CardEnc.equals([i + 1 for i in unit], bound=k, vpool=pool, encoding=EncType.totalizer))
-    for block in _blocks(n):
-        cnf.extend([[-(a + 1), -(b + 1)] for j, a in enumerate(block) for b in block[j + 1:]])
-    for r, c in puzzle.given:
-        cnf.append([r * n + c + 1])
-    count, first = 0, None
-    with SatSolver(name="cadical195", bootstrap_with=cnf.clauses) as oracle:
-        while count < 2 and oracle.solve():
-            model = oracle.get_model()
-            stars = [v - 1 for v in model[: n * n] if v > 0]
-            first = first or stars
-            count += 1
-            oracle.add_clause([-(i + 1) for i in stars])
-    seconds = time.process_time() - start
-    return Run(seconds, 0, count, first is not None and is_solution(puzzle, [divmod(i, n) for i in first]))
+    return run
 
 
 # --- tables -------------------------------------------------------------------------------------
@@ -316,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     old = solver_at(args.before) if args.before else None
     before = {f"before ({args.before})": old} if old else {}
     files = args.sets or [*STAR_SETS, *[p for p in OUR_SETS if p.exists()]]
+    if not args.no_baselines:
+        peers.warm_up([peer for peer in peers.PEERS if peer.needs])  # CP-SAT and SAT: not timed
     for path in files:
         puzzles = read_puzzles(str(path))
         if args.max:
@@ -325,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             solvers["ours, trials at the root"] = ours_with_trials(0)
             solvers["ours, trials at every node"] = ours_with_trials(1 << 20)
         if not args.no_baselines:
-            solvers |= {"CP-SAT (1 worker)": cp_sat, "SAT (CaDiCaL 1.9.5)": sat}
+            solvers |= {"CP-SAT (1 worker)": timed(peers.cp_sat), "SAT (CaDiCaL 1.9.5)": timed(peers.sat)}
         if args.ablate and puzzles[0].k > 1:
             lean = puzzles[0].k >= propagate.LEAN_FROM_K  # the search runs without confine
             left_out = [rule for rule in ABLATED if not (lean and rule == "confine")]

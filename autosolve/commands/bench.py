@@ -1,5 +1,7 @@
 """`queens-autosolve bench`: solve every puzzle of the given files (by default games/ and the
-shared levels and Star Battle sets), check every answer, and compare with plain backtracking."""
+shared levels and Star Battle sets), check every answer, and compare with plain backtracking and
+with the peers of benchmarks/peers.py (CP-SAT and CaDiCaL from the optional `bench` extra, and a
+propagation-only solver)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import autosolve
 from autosolve.cli import time_limit
+from benchmarks.peers import available, skipped_text, warm_up
 from benchmarks.solve_times import FileReport, bench_file, default_files, format_report, report_json
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
@@ -23,8 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bench",
         help="time the solver on puzzle files and check every answer",
         description="Solve every puzzle (counting to 2 to prove uniqueness), check each answer, "
-        "print per-file and per-size times and each file's grade distribution (see solve --grade); "
-        "exits 1 when any answer or count is wrong. "
+        "print per-file and per-size times and each file's grade distribution (see solve --grade), "
+        "and each file's times against plain backtracking and the peers: CP-SAT and CaDiCaL (from "
+        "the optional extra: pip install -e '.[bench]') and a propagation-only solver, all counting "
+        "to 2 on the same puzzles; exits 1 when any answer or count is wrong or a peer disagrees. "
         "With no FILES: games/*.txt and ../shared/data/{levels,starbattle}/*.txt.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (default: see above)")
@@ -33,6 +38,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--baseline-budget", type=float, default=3.0, metavar="SECONDS",
         help="time the baseline may spend per file; it is compared on the puzzles it finished (default 3)",
+    )
+    parser.add_argument("--no-peers", action="store_true", help="skip the comparison with the peers")
+    parser.add_argument(
+        "--peer-sample", type=int, default=20, metavar="N",
+        help="puzzles per file the peers run on, spread evenly over the file (default 20; 0: all)",
+    )
+    parser.add_argument(
+        "--peer-budget", type=float, default=3.0, metavar="SECONDS",
+        help="CPU time each peer may spend per file; the ratios are over the puzzles it finished "
+        "(default 3; 0: no limit)",
     )
     parser.add_argument("--no-grade", action="store_true", help="skip the grade distribution")
     parser.add_argument(
@@ -84,16 +99,25 @@ def run_files(args: argparse.Namespace) -> int:
         raise QueensError(f"--baseline-budget {budget:g}: give a positive number of seconds")
     if args.grade_budget < 0:
         raise QueensError(f"--grade-budget {args.grade_budget:g}: give a number of seconds (0: no limit)")
+    if args.peer_sample < 0 or args.peer_budget < 0:
+        raise QueensError("--peer-sample and --peer-budget: give 0 (all, no limit) or more")
+    peers, skipped = available() if not args.no_peers else ([], [])
+    if skipped and args.json:  # the table says it otherwise
+        print(skipped_text(skipped), file=sys.stderr, flush=True)
+    warm_up(peers)
     reports: list[FileReport] = []
     for path in files:
-        reports.append(bench_file(path, baseline_budget=budget, progress=_progress(path),
-                                  grading=not args.no_grade, grade_budget=args.grade_budget or None))
+        reports.append(bench_file(
+            path, baseline_budget=budget, progress=_progress(path),
+            grading=not args.no_grade, grade_budget=args.grade_budget or None,
+            peers=peers, peer_sample=args.peer_sample, peer_budget=args.peer_budget or None,
+        ))
         if not args.json:
             print(f"done {Path(path).name}: {len(reports[-1].timings)} puzzles", file=sys.stderr, flush=True)
     if args.json:
-        print(json.dumps(report_json(reports)))
+        print(json.dumps(report_json(reports, skipped)))
     else:
-        print(format_report(reports))
+        print(format_report(reports, peers, skipped))
     return 1 if any(r.failed for r in reports) else 0
 
 

@@ -1,0 +1,153 @@
+"""The peers of `queens-autosolve bench` (benchmarks/peers.py): each finds our answer and proves it
+unique, says when a puzzle has two answers or none, and is left out with the install command
+when its package is absent. Behaviour only: no timing asserts."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+
+import pytest
+
+from autosolve.cli import main
+from benchmarks import peers, solve_times
+from benchmarks.peers import INSTALL, PEERS, Answer, Peer
+from solver.puzzle import Puzzle
+from solver.search import search
+
+UNIQUE = {
+    "4x4": Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"]),
+    "stripes, one given": Puzzle.from_rows(["AAAA", "BBBB", "CCCC", "DDDD"], given=[(0, 1)]),
+    "6x6 diagonal rule": Puzzle.from_rows(
+        ["AAABBB", "CCDDDB", "ECDDDB", "EEEDDF", "EEDDFF", "EEDFFF"], rule="diagonal"
+    ),
+    "10x10 two stars": Puzzle.from_rows(
+        ["AAAABBCCCC", "ADDBBBBDCC", "AADBDDDDDC", "AADDDEEECC", "AEEEEEEEFC",
+         "AEEEEGEEFH", "AEEIIGFFFH", "EEJJIGFFGH", "JJJJIGGGGH", "IIIIIIIHHH"], k=2
+    ),
+}
+NOT_UNIQUE = {
+    "stripes (two answers)": (Puzzle.from_rows(["AAAA", "BBBB", "CCCC", "DDDD"]), 2),
+    "2x2 (no answer)": (Puzzle.from_rows(["AB", "CD"]), 0),
+}
+FILE = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n\n# stripes n=4 solutionsCount=2\nAAAA\nBBBB\nCCCC\nDDDD\n"
+
+
+def installed(peer: Peer) -> Peer:
+    """The peer, or a skip saying which package is absent (the CI installs only the `test` extra)."""
+    if peer.needs and importlib.util.find_spec(peer.needs.split(".")[0]) is None:
+        pytest.skip(f"{peer.package} is not installed (the optional extra: {INSTALL})")
+    return peer
+
+
+def by_name(name: str) -> Peer:
+    return next(p for p in PEERS if p.name == name)
+
+
+@pytest.fixture
+def without_extra(monkeypatch):
+    """Imports of the `bench` extra fail, as where it is not installed."""
+    for peer in PEERS:
+        if peer.needs:
+            monkeypatch.setitem(sys.modules, peer.needs, None)
+
+
+@pytest.mark.parametrize("peer_name", [p.name for p in PEERS])
+@pytest.mark.parametrize("puzzle_name", list(UNIQUE))
+def test_each_peer_finds_our_answer_and_proves_it_unique(peer_name, puzzle_name):
+    peer, puzzle = installed(by_name(peer_name)), UNIQUE[puzzle_name]
+    ours = search(puzzle, limit=2)
+    assert ours.count == 1
+    answer = peer.count(puzzle)
+    assert answer.count == 1 and answer.solution == ours.solution
+
+
+@pytest.mark.parametrize("peer_name", [p.name for p in PEERS])
+@pytest.mark.parametrize("puzzle_name", list(NOT_UNIQUE))
+def test_each_peer_says_when_a_puzzle_is_not_unique(peer_name, puzzle_name):
+    peer = installed(by_name(peer_name))
+    puzzle, count = NOT_UNIQUE[puzzle_name]
+    assert search(puzzle, limit=2).count == count
+    answer = peer.count(puzzle)
+    assert answer.count == count
+    assert (answer.solution is None) == (count == 0)
+
+
+def test_propagation_alone_settles_an_easy_board_in_one_node():
+    assert peers.propagation_only(UNIQUE["stripes, one given"]).nodes == 1
+    assert peers.propagation_only(NOT_UNIQUE["stripes (two answers)"][0]).nodes > 1
+
+
+def test_the_diagonal_rule_is_in_the_model():
+    model = peers.encode(UNIQUE["6x6 diagonal rule"])
+    assert (0, 7, 14, 21, 28, 35) in model.at_most_one  # the long diagonal
+    assert len(peers.encode(UNIQUE["4x4"]).at_most_one) == 9  # the 2x2 squares only
+
+
+def test_missing_peers_are_named_with_the_install_command(without_extra):
+    ready, missing = peers.available()
+    assert [p.name for p in ready] == ["propagation"]
+    assert {p.name for p in missing} == {"CP-SAT", "SAT"}
+    line = peers.skipped_text(missing)
+    assert "\n" not in line and "pip install -e '.[bench]'" in line
+    assert "ortools" in line and "python-sat" in line
+
+
+def test_bench_without_the_extra_says_so_once_and_runs_the_rest(without_extra, capsys, tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text(FILE)
+    status = main(["bench", str(path), "--no-grade"])
+    out = capsys.readouterr().out
+    assert status == 0
+    (line,) = [line for line in out.splitlines() if "peers skipped" in line]
+    assert "CP-SAT (needs ortools)" in line and "SAT (needs python-sat)" in line and INSTALL in line
+    (row,) = [line for line in out.splitlines() if line.startswith("two.txt ") and "k=1" in line]
+    assert row.count("skipped") == 2 and "0/2" in row  # propagation ran on both, settling neither
+    assert "all 2 puzzles solved and checked" in out
+
+
+def test_bench_prints_the_cp_sat_and_sat_ratios(capsys, tmp_path):
+    for name in ("CP-SAT", "SAT"):
+        installed(by_name(name))
+    path = tmp_path / "two.txt"
+    path.write_text(FILE)
+    assert main(["bench", str(path), "--no-grade"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if "CP-SAT mean/max" in line)
+    assert "SAT mean/max" in header and "propagation mean/max" in header and "backtracking" in header
+    row = next(line for line in out.splitlines() if line.startswith("two.txt "))
+    assert "skipped" not in row and "peers skipped" not in out
+
+
+def test_a_peer_that_disagrees_fails_the_bench(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text(FILE)
+    liar = Peer("liar", "counts two everywhere", lambda puzzle: Answer(2, None))
+    report = solve_times.bench_file(str(path), baseline_budget=None, peers=[liar])
+    assert report.failed
+    assert report.disagreements == ["easy: liar counts 2, solver 1"]
+    assert "FAILED: 1 puzzle(s)" in solve_times.format_report([report], [liar])
+
+
+def test_a_peer_out_of_budget_is_cut_off_and_stops(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text(FILE)
+
+    def slow(puzzle: Puzzle) -> Answer:
+        start = time.thread_time()
+        while time.thread_time() - start < 5:
+            pass
+        return Answer(1, None)
+
+    report = solve_times.bench_file(str(path), baseline_budget=None, peer_budget=0.05,
+                                    peers=[Peer("slow", "spins", slow)])
+    (run,) = report.peers
+    assert run.cut_off and run.finished == 0 and run.sample == 2
+    assert not report.failed  # cut off is not wrong
+
+
+def test_spread_takes_puzzles_from_the_whole_file():
+    puzzles = [Puzzle.from_rows(["A"], name=str(i)) for i in range(10)]
+    assert [p.name for p in solve_times.spread(puzzles, 3)] == ["0", "3", "6"]
+    assert len(solve_times.spread(puzzles, 0)) == len(solve_times.spread(puzzles, 20)) == 10
