@@ -61,10 +61,12 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
         if count > k:
             continue
         if count < k:
+            memo.blame = 1 << (2 * n + g)
             return contradiction(f"{_region_needs(board, g)()} but only {count} fit", log)
         if (singles | touching) & cand:
             state = _settle_blocks(board, cand, queens, singles, touching, _region_needs(board, g), k, log)
             if state is None:
+                memo.blame = 1 << (2 * n + g)
                 return None
             cand, queens = state
     # The live cells of the call's start: a region looked at early may lose cells to a later one
@@ -112,11 +114,13 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
             if pinned is None:
                 pinned = remember(pins, pattern, pin_line(pattern, k))
             if pinned[0] < 0:
+                memo.blame = 1 << (a if horizontal else n + a)
                 return contradiction(f"{line_name(a, horizontal)} fits fewer than {k} queens apart", log)
             at = pinned[0] | pinned[1]
             if (at << a * n if horizontal else as_column(at, n) << a) & cand:
                 state = _fit_line(board, cand, queens, pinned, a, horizontal, log)
                 if state is None:
+                    memo.blame = 1 << (a if horizontal else n + a)
                     return None
                 cand, queens = state
         rest = (lines | lines >> 1) & ((1 << (n - 1)) - 1)  # band a is lines a and a+1
@@ -129,6 +133,7 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
             if room > 2 * k:
                 continue
             if room < 2 * k:
+                memo.blame = 3 << (a if horizontal else n + a)
                 return contradiction(f"{band_text(a, horizontal)} fit fewer than {2 * k} queens", log)
             if not cand & masks[a]:
                 continue  # nothing left to settle
@@ -142,6 +147,7 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
                 about = _band_needs(a, horizontal, 2 * k)
                 state = _settle_blocks(board, cand, queens, singles, touching, about, 2 * k, log)
                 if state is None:
+                    memo.blame = 3 << (a if horizontal else n + a)
                     return None
                 cand, queens = state
     memo.lines_seen = (cand, cand | queens, live_start, row_live, col_live)

@@ -20,6 +20,7 @@ from solver.block_rules import count_blocks, cover_regions, squeeze_units
 from solver.board import (
     Board,
     Deduction,
+    LastCalls,
     State,
     Step,
     StepKind,
@@ -67,6 +68,7 @@ def trial(board: Board, cand: int, queens: int, log: list[Step] | None) -> State
     themselves propagate without trials."""
     k = board.k
     probes: dict[int, State | None] = {}  # a cell's trial, shared by its row, column and region
+    calls = board.memo.last_calls()  # each trial starts from this state, and so does what follows
     drop = forced = 0
     tried: list[int] = []  # the units whose trials found something, for the explanation
     for u, unit in enumerate(board.units):
@@ -74,13 +76,14 @@ def trial(board: Board, cand: int, queens: int, log: list[Step] | None) -> State
         live = cand & unit
         if not need or live.bit_count() - need > TRIAL_SLACK:
             continue
-        found = _trial_unit(board, cand, queens, live, probes)
+        found = _trial_unit(board, cand, queens, live, probes, calls)
         if found is None:
             return contradiction(f"every queen {board.puzzle.unit_name(u)} could take fails", log)
         if (found[0] & ~drop) or (found[1] & ~forced):
             tried.append(u)
         drop |= found[0]
         forced |= found[1]
+    board.memo.resume(calls)
     if not (drop or forced):
         return cand, queens
     if log is not None:
@@ -90,7 +93,7 @@ def trial(board: Board, cand: int, queens: int, log: list[Step] | None) -> State
 
 
 def _trial_unit(
-    board: Board, cand: int, queens: int, live: int, probes: dict[int, State | None]
+    board: Board, cand: int, queens: int, live: int, probes: dict[int, State | None], calls: LastCalls
 ) -> State | None:
     """Try a queen on each cell of `live` (an open unit's candidates): the cells to remove and the
     queens forced, or None when every trial fails."""
@@ -100,6 +103,7 @@ def _trial_unit(
         low = live & -live
         live ^= low
         if low not in probes:
+            board.memo.resume(calls)
             state = place(board, cand, queens, low)
             probes[low] = state and fixed_point(board, state[0], state[1], RULES_MANY)
         state = probes[low]
@@ -119,8 +123,11 @@ def _trial_unit(
 # 1.3-2x; at the root only they save nodes (14-3-hard 1.6 -> 1.0) and cost up to 29% time (see
 # TRIAL_DEPTH in solver/search.py for the figures). Slack 0 finds nothing settle_units misses. A
 # cheaper trial propagation (settle_units, cover_regions and count_blocks only) found less and was
-# no faster. So the search leaves trials out (solver.search.TRIAL_DEPTH) and `explain` runs them at
-# the root, where one trial step replaces a guess and its backtracking for the reader.
+# no faster. Trials resuming the rules' memory (Memo.resume, issue 12) still cost more than the
+# nodes they save: at every node 17-4 300 ms mean (nodes 276) against 222 (608), the hard set 395
+# against 282 (442 against 834 nodes). So the search leaves trials out (solver.search.TRIAL_DEPTH)
+# and `explain` runs them at the root, where one trial step replaces a guess and its backtracking
+# for the reader.
 TRIAL_SLACK = 1
 
 

@@ -6,6 +6,10 @@ branch is done, so branches never overlap and counting needs no de-duplication. 
 2x2 block of two lines known to hold exactly one queen is branched on instead when it has far
 fewer candidates (solver/branching.py). Counting stops as soon as `limit` answers are found (2 is
 enough to prove an answer unique).
+
+What one search learns as it goes: how often each unit held a contradiction (`_Tally.weights`),
+which breaks ties between equally tight units; and at each node what the rules' last calls left
+(`Memo.last_calls`), which each branch resumes from, so the rules look only at what it changed.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
     `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
     """
     board = board_of(puzzle)
-    tally = _Tally(limit, trial_depth=TRIAL_DEPTH)
+    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH)
     start = _start(board)
     if start is not None and limit > 0:
         _explore(board, start[0], start[1], tally, None, 0)
@@ -67,7 +71,7 @@ def search_board(
     not counting the answer whose queen mask is `skip`. Returns the first answer's queen mask
     (0: none found) and whether the search finished; it stops unfinished after `budget` nodes.
     """
-    tally = _Tally(limit, skip, budget)
+    tally = _Tally(len(board.units), limit, skip, budget)
     start = place(board, cand, 0, queens)
     if start is not None and limit > 0:
         _explore(board, start[0], start[1], tally, None, 0)
@@ -87,7 +91,7 @@ def explain(puzzle: Puzzle) -> list[Step]:
     if puzzle.given:
         names = ", ".join(map(cell_name, puzzle.given))
         log.append(Step(f"given queens: {names}", puzzle.given, kind=StepKind.GIVEN))
-    tally = _Tally(1, trial_depth=EXPLAIN_TRIAL_DEPTH)
+    tally = _Tally(len(board.units), 1, trial_depth=EXPLAIN_TRIAL_DEPTH)
     start = _start(board)
     if start is None:
         log.append(Step("contradiction: the given queens break the rules", kind=StepKind.CONTRADICTION))
@@ -107,6 +111,12 @@ def explain(puzzle: Puzzle) -> list[Step]:
 # hard set 864 -> 528, 10-2 13.5 -> 6.6) at 1.28-1.65x the time. A branch is itself a trial that
 # recurses, and a cheaper one. `explain` runs trials at the root: there one step a person can
 # check replaces a guess.
+# Also tried for issue 12 (same process, interleaved; nodes mean/max): at the root, choosing the
+# unit by trying every candidate of every open unit (fewest candidates left over its options,
+# failed cells removed) took games/stars4-17-hard from 834/2199 nodes to 185/1915, and down to
+# depth 2 to a handful, but the trials cost more than the nodes saved (hard set mean 264 -> 335
+# ms at the root only) and 17-4-sample's worst puzzle kept its 1,974 nodes: there even the best
+# root unit, found by forcing each in turn, leaves 1,559.
 TRIAL_DEPTH = -1
 EXPLAIN_TRIAL_DEPTH = 0
 
@@ -114,10 +124,10 @@ EXPLAIN_TRIAL_DEPTH = 0
 class _Tally:
     """Counters shared by every node of one search."""
 
-    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth")
+    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights")
 
     def __init__(
-        self, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1
+        self, units: int, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1
     ) -> None:
         self.limit = limit
         self.skip = skip  # an answer (queen mask) not to count
@@ -126,6 +136,8 @@ class _Tally:
         self.nodes = 0
         self.first = 0
         self.trial_depth = trial_depth  # nodes this deep or shallower run `trial`
+        # weights[u]: how many contradictions the search met in unit u (see _weigh_failure)
+        self.weights = [0] * units
 
 
 def _start(board: Board) -> tuple[int, int] | None:
@@ -143,6 +155,7 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
     if log is not None and depth:
         log[mark:] = [replace(step, depth=depth) for step in log[mark:]]
     if state is None:
+        _weigh_failure(board, tally.weights)
         return
     cand, queens = state
     if queens.bit_count() == board.total:
@@ -154,14 +167,16 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         if log is not None:
             log.append(Step("solved", board.cells(queens), kind=StepKind.SOLVED, depth=depth))
         return
-    u, need = _tightest_unit(board, cand, queens)
+    u, need = _tightest_unit(board, cand, queens, tally.weights)
     options = cand & board.units[u]
     block, line = block_branch(board, cand, queens, options.bit_count() - need + 1)
     if block:
         u, need, options = line, 1, block
+    calls = board.memo.last_calls()  # each branch starts the rules from here (Memo.resume)
     for low in _branch_order(board, cand, options):
         if options.bit_count() < need:
             break
+        board.memo.resume(calls)
         if log is not None:
             log.append(_guess_step(board, u, low, options, need, depth, block=bool(block)))
         child = place(board, cand, queens, low)
@@ -195,26 +210,45 @@ def _branch_order(board: Board, cand: int, options: int) -> list[int]:
     return cells
 
 
-def _tightest_unit(board: Board, cand: int, queens: int) -> tuple[int, int]:
+def _tightest_unit(board: Board, cand: int, queens: int, weights: list[int]) -> tuple[int, int]:
     """The open unit with the fewest candidates to spare (candidates minus queens still needed),
-    and its need; the fewer the branches, the smaller the tree."""
+    and its need; the fewer the branches, the smaller the tree. On a tie, the unit the search
+    has met the most contradictions in (`weights`, see _weigh_failure), then the first."""
     # Measured against other choices (mean/max nodes to solve and prove unique; 17-4-sample,
-    # first 400 of 10-2-expert, 11-2-hard): this one 506/2111, 15.4/86, 3.7/14. Fewest candidates
-    # per queen needed (the ratio) 710/2703, 16.1/94, 3.7/14; fewest ways to place the need
-    # (binomial) 541/2038, 15.0/176, 11.5/162; ties to the smaller need 519/2203, 15.2/95, 4.3/26;
-    # regions first on ties 510/2091, 15.0/87, 4.5/24; a yes/no branch on one cell of this unit
-    # 547/2261, 16.3/93, 4.0/17. None wins on all sets and most lose time, so this one stays.
+    # first 400 of 10-2-expert, 11-2-hard): the first tightest unit 506/2111, 15.4/86, 3.7/14.
+    # Fewest candidates per queen needed (the ratio) 710/2703, 16.1/94, 3.7/14; fewest ways to
+    # place the need (binomial) 541/2038, 15.0/176, 11.5/162; ties to the smaller need 519/2203,
+    # 15.2/95, 4.3/26; regions first on ties 510/2091, 15.0/87, 4.5/24; a yes/no branch on one
+    # cell of this unit 547/2261, 16.3/93, 4.0/17.
+    # Ties to the unit with the most contradictions (issue 12; nodes mean/max, 17-4-sample and
+    # games/stars4-17-hard, with block branching): 608/1974, 834/2199 -> 559/1861, 811/2031; the
+    # 9-2 .. 25-6 sets within 2% either way. Weighing the slack by the contradictions instead
+    # ((slack + 1) / weight, dom/wdeg) lost on 17-4 (1054/4585), and softer mixes (the square root
+    # or fourth root of the weight) lost on one set or the other.
     k = board.k
-    best, best_need, best_slack = -1, 0, 1 << 30
+    best, best_need, best_slack, best_weight = -1, 0, 1 << 30, -1
     for u, unit in enumerate(board.units):
         need = k - (unit & queens).bit_count()
         if need:
             slack = (cand & unit).bit_count() - need
-            if slack < best_slack:
-                best, best_need, best_slack = u, need, slack
-                if slack <= 1:
-                    break
+            if slack < best_slack or (slack == best_slack and weights[u] > best_weight):
+                best, best_need, best_slack, best_weight = u, need, slack, weights[u]
     return best, best_need
+
+
+def _weigh_failure(board: Board, weights: list[int]) -> None:
+    """A node failed: count the contradiction against the units it was found in (the rules note
+    them in Memo.blame when they know them), so _tightest_unit prefers those units on ties.
+    Not for k = 1: those searches take a few nodes, and keeping their order keeps the answer a
+    search finds first where a level has several (community level125 would change)."""
+    blame = board.memo.blame
+    board.memo.blame = 0
+    if board.k == 1:
+        return
+    while blame:
+        low = blame & -blame
+        weights[low.bit_length() - 1] += 1
+        blame ^= low
 
 
 def _guess_step(

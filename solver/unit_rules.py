@@ -54,11 +54,13 @@ def fill_unit(
     """Unit `u` needs `need` more queens and has no more than that many `live` cells: they all
     take queens, or the board is a contradiction (too few of them, or the new queens touch)."""
     if live.bit_count() < need:
+        board.memo.blame = 1 << u
         return contradiction(too_few_text(board, u, live, need), log)
     if log is not None:
         log.append(single_step(board, u, live, need))
     state = place(board, cand, queens, live)
     if state is None:
+        board.memo.blame = 1 << u
         return contradiction(f"the queens forced in {board.puzzle.unit_name(u)} touch", log)
     return state
 

@@ -18,11 +18,11 @@ import solver.branching as branching
 import solver.propagate as propagate_module
 from benchmarks.baseline import count_solutions as baseline_count
 from solver import explain, search
-from solver.block_rules import block_settles, region_cover
+from solver.block_rules import block_settles, cover_regions, region_cover
 from solver.board import changed_units
 from solver.formats import read_puzzles
 from solver.patterns import band_pairs
-from solver.propagate import StepKind, board_of, place, propagate, rules_for, trial
+from solver.propagate import StepKind, board_of, place, propagate, rules_for, settle_units, trial
 from solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
 from solver.regions import grow_regions
 
@@ -321,3 +321,81 @@ def test_explain_words_a_guess_on_a_block_and_still_reaches_the_answer():
     assert blocks and all(text.endswith("only one to a block)") for text in blocks), guesses
     assert steps[-1].kind == "solved"
     assert is_solution(puzzle, Solution.of(steps[-1].cells))
+
+
+# --- the search's memory: rules resumed per branch, contradictions weighed per unit ------------
+
+
+def test_resume_takes_the_rules_back_to_what_they_left_at_a_node():
+    board = board_of(STALLS)
+    cand, queens = propagate(board, full(STALLS), 0)
+    calls = board.memo.last_calls()
+    assert all(seen is not None for seen in calls)
+    child = place(board, cand, queens, cand & -cand)
+    assert child is not None
+    propagate(board, *child)
+    assert board.memo.last_calls() != calls
+    board.memo.resume(calls)
+    assert board.memo.last_calls() == calls
+
+
+def test_resume_keeps_the_rules_looking_only_at_what_a_branch_changed():
+    # After a branch's whole subtree, a sibling started from the node's memory is looked at unit
+    # by unit (changed_units lists units), not as a stranger (-1: every unit).
+    board = board_of(STALLS)
+    cand, queens = propagate(board, full(STALLS), 0)
+    calls = board.memo.last_calls()
+    first, second = cand & -cand, (cand & (cand - 1)) & -(cand & (cand - 1))
+    deep = place(board, cand, queens, first)
+    assert deep is not None
+    propagate(board, *deep)
+    sibling = place(board, cand & ~first, queens, second)
+    assert sibling is not None
+    live = sibling[0] | sibling[1]
+    board.memo.resume(calls)
+    assert changed_units(board, board.memo.settled, sibling[0], live, live) != -1
+
+
+def test_a_unit_short_of_candidates_is_blamed_for_the_contradiction():
+    board = board_of(STALLS)
+    cand = full(STALLS) & ~(board.rows[0] & ~1)  # row 0 keeps one candidate, and needs 2
+    assert settle_units(board, cand, 0, None) is None
+    assert board.memo.blame == 1 << 0
+
+
+def test_a_region_with_too_few_blocks_is_blamed_for_the_contradiction():
+    board = board_of(STALLS)
+    n = STALLS.n
+    g = STALLS.regions[0][0]  # region A, the top left corner
+    square = board.squares[0][0]  # the 2x2 square at the top left: one queen at most
+    cand = full(STALLS) & ~(board.region_masks[g] & ~square)
+    assert cover_regions(board, cand, 0, None) is None
+    assert board.memo.blame == 1 << (2 * n + g)
+
+
+def test_a_failed_node_counts_against_the_units_it_blames():
+    board = board_of(STALLS)
+    weights = [0] * len(board.units)
+    board.memo.blame = 1 << 0 | 1 << 5
+    SEARCH_MODULE._weigh_failure(board, weights)
+    assert weights[0] == weights[5] == 1 and sum(weights) == 2
+    assert board.memo.blame == 0
+    one_queen = board_of(Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"]))
+    one_queen.memo.blame = 1
+    SEARCH_MODULE._weigh_failure(one_queen, weights)  # k = 1 keeps its order: no weights
+    assert sum(weights) == 2 and one_queen.memo.blame == 0
+
+
+def test_the_tightest_unit_goes_on_ties_to_the_unit_with_more_contradictions():
+    puzzle = Puzzle.from_region_grid([[r] * 6 for r in range(6)], k=2)  # the regions are the rows
+    board = board_of(puzzle)
+    row_1 = board.rows[1]
+    # row 1, column 0 and region B (row 1 again) lose a cell: the tightest units, 3 to spare
+    cand, queens = full(puzzle) & ~(row_1 & -row_1), 0
+    rightmost = 2 * puzzle.n + 1  # region B, the last of them
+    weights = [0] * len(board.units)
+    assert SEARCH_MODULE._tightest_unit(board, cand, queens, weights) == (1, 2)
+    weights[rightmost] = 1
+    assert SEARCH_MODULE._tightest_unit(board, cand, queens, weights) == (rightmost, 2)
+    weights[0] = 99  # a roomier unit stays behind, however often it failed
+    assert SEARCH_MODULE._tightest_unit(board, cand, queens, weights) == (rightmost, 2)
