@@ -12,6 +12,7 @@ Not a test: nothing here is imported by the product or by the test suite.
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -56,14 +57,41 @@ def _time_runs(label: str, jobs: Iterator[Callable[[], object]]) -> Timing:
                   max(cpu, default=0.0))
 
 
-def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 10, seed: int = 0) -> Timing:
-    """The perfect player's first move (the hardest one) on `boards` random maps, fresh memo each."""
-    def jobs() -> Iterator[Callable[[], object]]:
-        for index in range(boards):
-            game = QueensGame(QueensBoard.random(size, seed + index, mode))  # type: ignore[arg-type]
-            yield partial(PerfectPlayer(0).choose, game)
+@dataclass(frozen=True)
+class FirstMoves:
+    """The perfect player's first move on `count` maps: median and worst CPU seconds of this
+    process (what a busy shared machine inflates least), worst wall clock, and the most
+    positions the exact search visited on one map (the same on any machine)."""
 
-    return _time_runs(f"queens perfect first move, {size}x{size} {mode}", jobs())
+    label: str
+    count: int
+    median_cpu: float
+    worst_cpu: float
+    worst: float
+    worst_nodes: int
+
+    def line(self) -> str:
+        return (f"{self.label}: {self.count} maps, cpu median {self.median_cpu * 1000:.1f} ms, "
+                f"worst {self.worst_cpu * 1000:.1f} ms (wall {self.worst * 1000:.1f} ms), "
+                f"worst {self.worst_nodes} positions")
+
+
+def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 10,
+                             seed: int = 0) -> FirstMoves:
+    """The perfect player's first move (the hardest one) on `boards` random maps, fresh memo each."""
+    seconds: list[float] = []
+    cpu: list[float] = []
+    nodes: list[int] = []
+    for index in range(boards):
+        board = QueensBoard.random(size, seed + index, mode)  # type: ignore[arg-type]
+        player = PerfectPlayer(0)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        player.choose(QueensGame(board))
+        seconds.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        nodes.append(player.solver_for(board).nodes)
+    return FirstMoves(f"queens perfect first move, {size}x{size} {mode}", boards, statistics.median(cpu),
+                      max(cpu), max(seconds), max(nodes))
 
 
 def perfect_game_move_times(size: int = 10, mode: str = "hard", boards: int = 5, seed: int = 0) -> Timing:
