@@ -70,6 +70,13 @@ def test_a_dialog_over_the_board_looks_overlaid_but_conflict_stripes_do_not():
     assert not patchy.looks_overlaid()
 
 
+def test_lone_hidden_cells_are_no_cover():
+    """A dialog or card hides neighbouring cells; single cells hidden here and there (X marks
+    misjudged as covers let a board with dropped clicks pass for a win screen) are not one."""
+    scattered = Recheck(((None, E, E), (E, Q, E), (E, E, None)), frozenset({(0, 0), (2, 2)}))
+    assert not scattered.looks_overlaid()
+
+
 def test_cut_off_board_message_names_the_edge_the_amount_and_the_way_out():
     exc = BoardCutOff("cut", ("bottom",), {"bottom": 40})
     text = not_visible_message(frame(), exc)

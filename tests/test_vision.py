@@ -125,6 +125,22 @@ def test_a_recheck_reads_the_states_a_full_reading_does(cell):
             assert state is None or state is reading.states[r][c], (r, c)
 
 
+@pytest.mark.parametrize("cell", (20, 24, 26, 30, 40))
+def test_marks_at_small_zoom_do_not_read_as_covered_cells(cell):
+    """X marks and crowns drawn large for their cell (browsers at 50% zoom) reach the diagonals,
+    where the colour sample points lie; covering is judged at the rim, which no mark reaches.
+    (Before: crowns read as covered cells at 20, 26 and 30 px, and were skipped when the board
+    was compared with the solution.)"""
+    regions = random_regions(9, random.Random(3))
+    states = ["x........", ".x.......", "..Q......", "...x.....", "....Q....", ".....x...", "......x..",
+              ".......Q.", "........x"]
+    image = render_board(regions, states, cell=cell)
+    reading = read_board(image)
+    seen = recheck_board(image, reading, lattice_at(reading))
+    assert not seen.covered and not seen.hidden
+    assert seen.states == reading.states
+
+
 @pytest.mark.parametrize("dark", (False, True))
 def test_gold_crowns_show_a_solved_board(dark):
     regions = random_regions(8, random.Random(5))

@@ -4,8 +4,14 @@ After clicking, the page may cover the board (a win dialog, a tooltip) or replac
 card). A full reading then finds no board, or an uncertain one, and cannot say whether the cells
 it can still see are right. Here the board's geometry and region colours come from the reading
 made before the clicks (the window has not moved: the pipeline checks it), so each cell is
-judged on its own: it is *visible* when its background still has its region's colour at every
-sample point, and then its mark is read; otherwise it is *covered*.
+judged on its own: it is *visible* when its background still has its region's colour all round
+its rim, where no mark reaches, and then its mark is read; otherwise it is *covered*.
+
+The rim, not the colour sample points: those lie on the diagonals, where an X mark's strokes run,
+and at 50% zoom Firefox draws an X (and a crown) large enough to reach them. Judged there, the X
+marks that dropped clicks leave on solution cells read as covered cells, were skipped as unseen,
+and the board passed for a win screen (found live: "solved (the page shows its win screen)" on
+a page showing no win screen and X marks where queens belonged).
 """
 
 from __future__ import annotations
@@ -17,8 +23,8 @@ import numpy as np
 from solver.puzzle import Cell
 from vision.lattice import Lattice
 from vision.reading import BoardReading, CellState
-from vision.sample import cell_points, to_lab
-from vision.states import states_only
+from vision.sample import cell_points, points_at, to_lab
+from vision.states import RIM_POINTS, sides_within_region, states_only
 from vision.stats import median
 
 # A cell whose background is farther than this (CIE delta E 1976) from its region's colour at any
@@ -43,10 +49,11 @@ class Recheck:
 
     def looks_overlaid(self) -> bool:
         """Whether what covers the board looks like something laid over it (a dialog, a card):
-        some cells wholly hidden, and every partly covered cell next to one (the cover's edge).
+        two neighbouring cells wholly hidden at least, and every partly covered cell next to a
+        hidden one (the cover's edge).
         Red conflict stripes, which a wrong queen brings, cover cells only in part."""
-        if not self.hidden:
-            return False
+        if not any((r + 1, c) in self.hidden or (r, c + 1) in self.hidden for r, c in self.hidden):
+            return False  # a cover is larger than one cell: lone hidden cells are something else
         return all(
             any((r + dr, c + dc) in self.hidden for dr in (-1, 0, 1) for dc in (-1, 0, 1))
             for r, c in self.covered
@@ -81,14 +88,35 @@ def recheck_board(rgb: np.ndarray, reading: BoardReading, lattice: Lattice) -> R
     columns_in = (lattice.left >= 0) & (lattice.right <= w)
     rows_in = (lattice.top >= 0) & (lattice.bottom <= h)
     inside = rows_in[:, None] & columns_in[None, :]
-    seen = cell_points(rgb, lattice)  # where the full reading samples a cell's colour
     expected = np.array([[reading.region_colours[reading.regions[r][c]] for c in range(n)] for r in range(n)])
-    distance = np.linalg.norm(to_lab(seen) - to_lab(expected)[:, :, None, :], axis=3)
-    off = distance > COVERED_DELTA_E
-    shows = inside & ~off.any(axis=2)
-    hidden = ~inside | off.all(axis=2)
+    off_somewhere, off_everywhere = _off_colour(rgb, lattice, reading.regions, expected)
+    shows = inside & ~off_somewhere
+    hidden = ~inside | off_everywhere
     states = states_only(np.ascontiguousarray(rgb), lattice, expected.astype(np.float64))
     return Recheck(
         tuple(tuple(states[r][c] if shows[r, c] else None for c in range(n)) for r in range(n)),
         frozenset((int(r), int(c)) for r, c in np.argwhere(hidden)),
     )
+
+
+def _off_colour(
+    rgb: np.ndarray, lattice: Lattice, regions: tuple[tuple[int, ...], ...], expected: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, whether its background differs from its region's colour at some and at every
+    point looked at: its rim on the sides facing its own region (a region border may reach into
+    a cell from the other sides), or, for a cell whose every side faces another region, the
+    colour sample points (a one-cell region: its mark may reach those)."""
+    rim, rim_inside = points_at(rgb, lattice, RIM_POINTS)
+    counted = rim_inside & sides_within_region(regions, lattice.n)
+    rim_off = _far(rim, expected)
+    colour_off = _far(cell_points(rgb, lattice), expected)
+    has_rim = counted.any(axis=2)
+    somewhere = np.where(has_rim, (rim_off & counted).any(axis=2), colour_off.any(axis=2))
+    everywhere = np.where(has_rim, (rim_off | ~counted).all(axis=2), colour_off.all(axis=2))
+    return somewhere, everywhere
+
+
+def _far(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(n, n, points) bool: farther than COVERED_DELTA_E from the cell's expected colour."""
+    distance = np.linalg.norm(to_lab(colours) - to_lab(expected)[:, :, None, :], axis=3)
+    return distance > COVERED_DELTA_E

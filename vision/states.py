@@ -323,11 +323,11 @@ def rim_ink(
     left out: pages draw thick region borders partly inside the cells."""
     colours, inside = points_at(rgb, lattice, RIM_POINTS)
     distance = np.linalg.norm(colours - background[:, :, None, :], axis=-1)
-    counted = inside & _sides_within_region(regions, lattice.n)
+    counted = inside & sides_within_region(regions, lattice.n)
     return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
 
 
-def _sides_within_region(regions: Sequence[Sequence[int]] | np.ndarray | None, n: int) -> np.ndarray:
+def sides_within_region(regions: Sequence[Sequence[int]] | np.ndarray | None, n: int) -> np.ndarray:
     """(n, n, rim points) bool: rim points on sides that face a cell of the same region, or the
     board's edge (the outer border lies outside the cells)."""
     keep = np.ones((n, n, len(RIM_POINTS)), bool)
