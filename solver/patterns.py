@@ -92,3 +92,21 @@ def band_pairs(band: int, need: int) -> tuple[int, ...] | None:
 
 
 _BAND_PAIRS: dict[int, tuple[int, ...] | None] = {}  # band_pairs: band << 6 | need -> its pairs
+
+
+def cover_starts(pairs: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A band's two greedy covers (`band_pairs`, exactly `need` pairs each: the low-end cover,
+    then the high-end one) as bit sets of cross positions: for each cover, where its pairs start
+    (their low positions) and which of those start a pair two wide. `block_rules` works out what
+    a cover settles from these for all its blocks at once."""
+    half = len(pairs) // 2
+    out: list[int] = []
+    for cover in (pairs[:half], pairs[half:]):
+        starts = wide = 0
+        for pair in cover:
+            low = pair & -pair
+            starts |= low
+            if pair != low:
+                wide |= low
+        out += (starts, wide)
+    return out[0], out[1], out[2], out[3]
