@@ -282,7 +282,22 @@ class Chromium(Browser):
         target = self._browser_call("Target.createTarget", url=url)["targetId"]
         for target_id in old:
             self._browser_call("Target.closeTarget", targetId=target_id)
+        self._wait_for_only(target)
         self.session = self._browser_call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+
+    def _wait_for_only(self, target: str, timeout: float = 5.0) -> None:
+        """Wait until `target` is the only tab left. Chromium closes tabs asynchronously: one
+        still listed would be closed again by the next `open` ("No target with given id found",
+        seen when pages follow each other quickly) and the new tab may not take input yet."""
+        deadline = time.monotonic() + timeout
+        while True:
+            pages = [t["targetId"] for t in self._browser_call("Target.getTargets")["targetInfos"]
+                     if t["type"] == "page"]
+            if pages == [target]:
+                return
+            if time.monotonic() > deadline:
+                raise StageError(f"Chromium still shows {len(pages)} tabs {timeout:g}s after closing others")
+            time.sleep(0.01)
 
     def call(self, method: str, **params: object) -> dict[str, Any]:
         """One DevTools command to the page `open` showed last."""

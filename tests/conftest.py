@@ -1,9 +1,12 @@
 """Shared test fixtures: where ../shared/data is, whether live (X11/Chromium) tests may skip, and
-the live fixtures, found by name: one Xvfb and one Chromium per test module, real windows.
+the live fixtures, found by name: one Xvfb and one Chromium for the whole run, real windows.
 
-Each module that asks for `xvfb` gets its own display, so modules cannot disturb each other's
-windows. Without Xvfb or Chromium the live tests skip, except in CI (`require_tool`), where
-that is a failure. The helpers the live tests call (practice_page, xdotool, ...) are in live.py.
+Starting a display and a browser takes about two seconds, so the modules share them: each test
+shows its own page in a fresh tab (`Chromium.open` closes every other tab) and puts back what it
+moves (windows, zoom). Conditions that need a display or a browser of their own (openbox,
+Firefox, two X screens, a scale factor, a small window) have their own fixtures or start their
+own. Without Xvfb or Chromium the live tests skip, except in CI (`require_tool`), where that is a
+failure. The helpers the live tests call (practice_page, xdotool, ...) are in live.py.
 """
 
 from __future__ import annotations
@@ -63,32 +66,44 @@ def have_firefox() -> bool:
     return any(shutil.which(name) for name in FIREFOX_NAMES)
 
 
-# --- a bare display and Chromium on it ---------------------------------------------------------
+# --- a bare display and Chromium on it, shared by every module ---------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def xvfb() -> Iterator[Xvfb]:
-    """A fresh X display for this module."""
+    """One X display for the run (1920x1080, no window manager)."""
     require_tool(have_xvfb(), "Xvfb")
     with Xvfb() as server:
         yield server
 
 
-@pytest.fixture(scope="module")
-def browser(xvfb: Xvfb) -> Iterator[Chromium]:
-    """One real Chromium window (1200x1040 at 0,0) on this module's display."""
+@pytest.fixture(scope="session")
+def shared_browser(xvfb: Xvfb) -> Iterator[Chromium]:
+    """One real Chromium window (1200x1040 at 0,0) on the shared display, for the whole run."""
     require_tool(have_chromium(), "Chromium")
     with Chromium(xvfb.display).start("about:blank") as chromium:
         yield chromium
 
 
+@pytest.fixture
+def browser(shared_browser: Chromium) -> Iterator[Chromium]:
+    """The shared Chromium, for one test: a test shows its page in a fresh tab (`Chromium.open`
+    closes the others) and whatever it leaves is replaced by about:blank after it."""
+    from live import tab_urls
+
+    yield shared_browser
+    if shared_browser.process is not None and tab_urls(shared_browser) != ["about:blank"]:
+        shared_browser.open("about:blank")
+
+
 # --- conditions we did not design: a window manager, Firefox, two X screens -----------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def openbox_xvfb() -> Iterator[Xvfb]:
     """A display of its own with openbox managing it: decorated windows, click-to-focus (openbox
-    grabs the left button on every client window), placement by the window manager."""
+    grabs the left button on every client window), placement by the window manager; shared by
+    the modules that ask for it, as its Firefox is."""
     require_tool(have_xvfb(), "Xvfb")
     require_tool(have_openbox(), "openbox and xdotool")
     with Xvfb(size=DESKTOP) as server, Openbox(server.display):
@@ -103,11 +118,11 @@ def openbox_chromium(openbox_xvfb: Xvfb) -> Iterator[Chromium]:
         yield chromium
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
-    """Firefox under openbox (fresh profile); each page it shows restarts it (about 3 s)."""
+    """Firefox under openbox (fresh profile); each page it shows is typed into its address bar."""
     require_tool(have_firefox(), "Firefox")
-    with Firefox(openbox_xvfb.display).start("about:blank") as firefox:
+    with Firefox(openbox_xvfb.display, in_place=True).start("about:blank") as firefox:
         wait_for_window(openbox_xvfb.display, "Mozilla Firefox", timeout=30, contains=True)
         yield firefox
 

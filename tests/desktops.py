@@ -10,13 +10,23 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autosolve.browser import Browser, MissingTool, StageError, stop_process
 
+if TYPE_CHECKING:
+    from capture import WindowRecord
+
 FIREFOX_NAMES = ("firefox", "firefox-esr")
 APT_FIREFOX = "sudo apt-get update && sudo apt-get install -y firefox-esr"
+FIREFOX_TITLE = "Mozilla Firefox"  # how the title of every Firefox window ends
+# The blank page of an `in_place` Firefox. On about:blank Firefox puts the focus in its address
+# bar and clears it, at a moment of its own: an address typed just before would be lost.
+BLANK_PAGE = "data:text/html,<title>Blank</title>"
+BLANK_WINDOW = "Blank — Mozilla Firefox"  # Firefox's window title on BLANK_PAGE
 
 # A quiet, repeatable Firefox: no first-run or what's-new pages, no telemetry, no updates, no
 # default-browser question, no session restore after we kill it, nothing fetched from the net.
@@ -55,6 +65,7 @@ FIREFOX_PREFS: dict[str, object] = {
     "network.connectivity-service.enabled": False,
     "browser.tabs.unloadOnLowMemory": False,
     "toolkit.cosmeticAnimations.enabled": False,
+    "browser.urlbar.autoFill": False,  # an address typed in (`in_place`) is taken as typed
 }
 
 
@@ -70,9 +81,11 @@ def find_firefox() -> str:
 @dataclass
 class Firefox(Browser):
     """A real Firefox window showing one URL. Firefox has no switch-page endpoint like
-    Chromium's, so `open` restarts it on the same profile (about two seconds). Its window title
-    ends in "Mozilla Firefox"."""
+    Chromium's, so `open` restarts it on the same profile (about three seconds), or, with
+    `in_place` (a window manager needed), types the address into the running window's address
+    bar as a user does (half a second). Its window title ends in "Mozilla Firefox"."""
 
+    in_place: bool = False
     log: Path | None = field(default=None, init=False)
 
     def start(self, url: str) -> Firefox:
@@ -103,10 +116,66 @@ class Firefox(Browser):
         (self.profile / "xulstore.json").write_text(json.dumps(store))
 
     def open(self, url: str) -> None:
-        """Show `url`: restart Firefox on the same profile."""
-        stop_process(self.process)
-        self.process = None
-        self.start(url)
+        """Show `url`: restart Firefox on the same profile, or with `in_place` go to it in the
+        running window as a user does, through the blank page: the address typed into the
+        address bar, then the window's title watched until it changes (typed again if it does
+        not). about:blank is `BLANK_PAGE` there (see it); once `open` returns, no window is left
+        with the title of the page before (as when Chromium closes that page's tab)."""
+        if not self.in_place or self.process is None or self.process.poll() is not None:
+            stop_process(self.process)
+            self.process = None
+            self.start(BLANK_PAGE if self.in_place and url == "about:blank" else url)
+            return
+        window = self._window()
+        if window.title != BLANK_WINDOW:
+            self._go(window, BLANK_PAGE, window.title, expect=BLANK_WINDOW)
+        if url != "about:blank":
+            self._go(window, url, BLANK_WINDOW)
+
+    def _go(self, window: WindowRecord, url: str, title: str, expect: str | None = None) -> None:
+        """Type `url` into the address bar of `window`, titled `title`, until the title changes
+        (to `expect`, when given). Right after a page has loaded, Firefox may still move the
+        focus from the address bar to the page, taking what was typed with it: then the title
+        stays, and `url` is typed again (waiting longer each time, in case the page was only
+        slow). On about:blank (as after its start) it may also clear the address bar while we
+        type, and go where the rest leads: so the blank page comes first, and its title is
+        checked (`open`)."""
+        env = {"DISPLAY": self.display, "PATH": "/usr/bin:/bin"}
+        focus = ["windowactivate", "--sync", str(window.wid), "key", "--clearmodifiers", "ctrl+l"]
+        for timeout in (2, 4, 8, 16):
+            for command in (focus, ["type", "--delay", "5", url], ["key", "Return"]):  # type takes the rest
+                subprocess.run(["xdotool", *command], env=env, check=True, timeout=20)
+            if self._title_turns(window, lambda now: now == expect if expect else now != title, timeout):
+                return
+        raise StageError(f"Firefox did not go to {url} (typed 4 times; its title is still {title!r})")
+
+    def _window(self) -> WindowRecord:
+        """This Firefox's viewable main window."""
+        from capture import Desktop
+
+        deadline = time.monotonic() + 30
+        with Desktop(self.display) as desktop:
+            while time.monotonic() < deadline:
+                self.check_alive()
+                for record in desktop.windows(FIREFOX_TITLE):
+                    if record.viewable and record.title.endswith(FIREFOX_TITLE):
+                        return record
+                time.sleep(0.05)
+        raise StageError(f"no Firefox window on display {self.display} within 30s")
+
+    def _title_turns(self, window: WindowRecord, done: Callable[[str], bool], timeout: float) -> bool:
+        """Whether the title of `window` is `done` within `timeout` seconds."""
+        from capture import Desktop
+
+        deadline = time.monotonic() + timeout
+        with Desktop(self.display) as desktop:
+            while time.monotonic() < deadline:
+                self.check_alive()
+                record = desktop.refresh(window)
+                if record is not None and done(record.title):
+                    return True
+                time.sleep(0.05)
+        return False
 
     def check_alive(self) -> None:
         if self.process is not None and self.process.poll() is not None:

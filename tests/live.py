@@ -50,6 +50,13 @@ def practice_page(
             browser.open("about:blank")  # no stale "Queens" window left for the next test
 
 
+def tab_urls(browser: Chromium) -> list[str]:
+    """The addresses of the pages (tabs) `browser` holds."""
+    assert browser.devtools is not None, "start() the browser first"
+    targets = browser.devtools.call("Target.getTargets", {})["targetInfos"]
+    return [t["url"] for t in targets if t["type"] == "page"]
+
+
 @contextmanager
 def xmessage(display: str, text: str, at: tuple[int, int] = (0, 0)) -> Iterator[subprocess.Popen[bytes]]:
     """A real non-browser window titled `text` with its top-left corner at `at`."""

@@ -189,12 +189,16 @@ BLUE_PAGE = "data:text/html," + urllib.parse.quote(
 
 
 @pytest.fixture(scope="module")
-def blue_page(browser):
-    browser.open(BLUE_PAGE)
+def blue_page(shared_browser):
+    """The shared Chromium showing a plain blue page titled Queens, for this module's tests."""
     from autosolve.browser import wait_for_window
 
-    wait_for_window(browser.display, "Queens - Chromium")
-    return browser
+    shared_browser.open(BLUE_PAGE)
+    try:
+        wait_for_window(shared_browser.display, "Queens - Chromium")
+        yield shared_browser
+    finally:
+        shared_browser.open("about:blank")  # no stale "Queens" window left for the modules after this
 
 
 def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xvfb):

@@ -115,8 +115,9 @@ def test_a_page_at_150_percent_cut_by_the_window_frame_is_named_and_scroll_solve
 ):
     """At 150% the 9x9 board runs past the bottom of the decorated window, whose light frame
     follows the cut row: the refusal names the bottom edge and --scroll (not "no board", which it
-    was), and --scroll brings the board in and solves it. Firefox (restarted by the tests before)
-    is put behind the browser first: --scroll must not turn the wheel over another window."""
+    was), and --scroll brings the board in and solves it. Firefox (on its blank page since the
+    tests before) is put behind the browser first: --scroll must not turn the wheel over another
+    window."""
     display, puzzle = openbox_xvfb.display, puzzle_of(9, 1)
     with practice_page(openbox_chromium, puzzle, zoom=1.5, whole_board=False) as server:
         window_id(display, "Mozilla Firefox")  # it shows, then goes behind the browser

@@ -221,9 +221,10 @@ def need_chromium() -> str:
     return find_chromium()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def headless() -> Iterator[Chromium]:
-    """A headless Chromium of its own for each test (900x1100 CSS pixels), driven over DevTools."""
+    """A headless Chromium for this module's tests (900x1100 CSS pixels), driven over DevTools;
+    each test shows its page in a fresh tab (`open_page`)."""
     require_tool(have_chromium(), "Chromium")
     with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
         yield chromium.start("about:blank")
