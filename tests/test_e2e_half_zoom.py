@@ -36,4 +36,6 @@ def test_firefox_at_half_zoom_finishes_a_board_the_user_began(openbox_firefox, o
     assert state.solved and state.page_solved, f"page reports {state.states}\n{text}"
     assert set(state.queens) == set(queens)
     assert result.outcome is Outcome.SOLVED, text
-    assert result.clicks == 4, text  # x -> queen twice (one click each), empty -> queen (two)
+    # the user's marks were read: x -> queen twice (one click each), empty -> queen (two); a busy
+    # Firefox may still drop a click, which a second round makes good
+    assert result.rounds[0].clicks == 4, text
