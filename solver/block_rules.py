@@ -20,6 +20,7 @@ from solver.board import (
     State,
     Step,
     as_column,
+    bits,
     changed_units,
     place,
     remember,
@@ -53,11 +54,7 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
     # walked bit by bit: on the slowest 17-4 puzzle 20,031 of the 116,357 regions a loop over
     # every region visited had changed (issue 12)
     todo = changed_units(board, memo.covered, cand, live_before, live_before) >> 2 * n
-    todo &= (1 << len(region_masks)) - 1
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        g = low.bit_length() - 1
+    for g in bits(todo & (1 << len(region_masks)) - 1):
         live = (cand | queens) & region_masks[g]
         cover = covers.get(live)
         if cover is None:
@@ -144,7 +141,7 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
             if not cand & masks[a]:
                 continue  # nothing left to settle
             live = cand | queens
-            key = ((live & masks[a]) << n | band) << 1 | horizontal  # board.band_key, inlined
+            key = ((live & masks[a]) << n | band) << 1 | horizontal  # see Memo.band_covers
             settles = band_covers.get(key)
             if settles is None:
                 settles = band_covers[key] = _band_settles(board, spreads, band, a, horizontal, live)
@@ -314,10 +311,7 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
             continue
         at_start = cand  # the lines' patterns are those of the start of this pass
         patterns = None if step == n else transpose([cand >> (r * n) & row_bits for r in range(n)], n)
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            a = low.bit_length() - 1
+        for a in bits(rest):
             line = lines[a]
             need = k - (line & queens).bit_count()
             pattern = at_start >> a * n & row_bits if patterns is None else patterns[a]
@@ -340,11 +334,7 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
                 cand &= ~drop
     squeezed = memo.squeezed
     region_masks = board.region_masks
-    todo &= (1 << len(region_masks)) - 1
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        g = low.bit_length() - 1
+    for g in bits(todo & (1 << len(region_masks)) - 1):
         region = region_masks[g]
         need = k - (region & queens).bit_count()
         if not need:

@@ -88,7 +88,8 @@ class Memo:
     covers: dict[int, Cover] = field(default_factory=dict)
     # a region's live cells -> the rows and columns it spans (see unit_rules.rows_and_cols)
     spans: dict[int, int] = field(default_factory=dict)
-    # band_key(...) -> what a band's covers settle, (singles, touching) as block_rules.block_settles
+    # a band's key, ((its live cells << n | its live positions across) << 1 | horizontal), ->
+    # what its covers settle, (singles, touching) as block_rules.block_settles
     # finds them (see count_blocks)
     band_covers: dict[int, tuple[int, int]] = field(default_factory=dict)
     # What the last count_blocks call left and looked at: see LinesSeen
@@ -120,12 +121,6 @@ class Memo:
         rule calls looked at every unit, with it none; mean CPU time with/without, same process,
         same nodes: games/stars4-17-hard 280/314 ms, 17-4-sample 180/184, 10-2-expert 6.94/7.11."""
         self.settled, self.covered, self.squeezed_seen, self.lines_seen = calls
-
-
-def band_key(live: int, band: int, horizontal: bool, n: int) -> int:
-    """The Memo.band_covers key: a band's live cells, its live positions across (an n-bit
-    pattern) and its direction."""
-    return (live << n | band) << 1 | horizontal
 
 
 def group_key(span: int, inside: int, tag: int, n: int) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from solver.board import bits
 from solver.branching import block_branch
 from solver.propagate import Board, Step, StepKind, board_of, place, propagate
 from solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
@@ -245,10 +246,8 @@ def _weigh_failure(board: Board, weights: list[int]) -> None:
     board.memo.blame = 0
     if board.k == 1:
         return
-    while blame:
-        low = blame & -blame
-        weights[low.bit_length() - 1] += 1
-        blame ^= low
+    for u in bits(blame):
+        weights[u] += 1
 
 
 def _guess_step(

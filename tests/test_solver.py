@@ -390,13 +390,17 @@ def test_count_matches_the_baseline_on_any_region_grid(n, labels, rule):
         assert is_solution(puzzle, result.solution)
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**9))
-def test_two_star_count_matches_the_baseline(seed):
+def grown_two_star_puzzle(seed: int) -> Puzzle:
+    """An 8x8 two-star puzzle on regions grown from 8 random seed cells (any number of answers)."""
     rng = random.Random(seed)
     n = 8
     seeds = rng.sample([(r, c) for r in range(n) for c in range(n)], n)
-    puzzle = Puzzle.from_region_grid(grow_regions(n, seeds, rng), k=2)
+    return Puzzle.from_region_grid(grow_regions(n, seeds, rng), k=2)
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_two_star_count_matches_the_baseline(seed):
+    puzzle = grown_two_star_puzzle(seed)
     result = search(puzzle, limit=2)
     assert result.count == baseline_count(puzzle, 2)[0]
     if result.solution is not None:

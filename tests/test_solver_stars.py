@@ -12,7 +12,7 @@ import pytest
 from conftest import GAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import assert_two_star_count_matches_the_baseline
+from test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 import solver.branching as branching
 import solver.propagate as propagate_module
@@ -24,7 +24,6 @@ from solver.formats import read_puzzles
 from solver.patterns import band_pairs
 from solver.propagate import StepKind, board_of, place, propagate, rules_for, settle_units, trial
 from solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
-from solver.regions import grow_regions
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
 # and no queen settled; trying each cell of its tight units settles it.
@@ -124,10 +123,7 @@ def test_trials_at_every_node_count_what_brute_force_counts(seed, swaps, monkeyp
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_trials_at_every_node_agree_with_brute_force_on_grown_regions(seed, monkeypatch_depth):
-    rng = random.Random(seed)
-    n = 8
-    seeds = rng.sample([(r, c) for r in range(n) for c in range(n)], n)
-    puzzle = Puzzle.from_region_grid(grow_regions(n, seeds, rng), k=2)
+    puzzle = grown_two_star_puzzle(seed)
     assert search(puzzle, limit=2).count == baseline_count(puzzle, 2)[0]
 
 
@@ -273,10 +269,7 @@ def test_branching_on_blocks_counts_what_brute_force_counts(seed, swaps):
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_branching_on_blocks_agrees_with_brute_force_on_grown_regions(seed):
-    rng = random.Random(seed)
-    n = 8
-    seeds = rng.sample([(r, c) for r in range(n) for c in range(n)], n)
-    puzzle = Puzzle.from_region_grid(grow_regions(n, seeds, rng), k=2)
+    puzzle = grown_two_star_puzzle(seed)
     with eager_blocks():
         assert search(puzzle, limit=3).count == baseline_count(puzzle, 3)[0]
 
