@@ -58,9 +58,12 @@ class Pace:
 
 
 class PointerControl(Protocol):
-    """Moves the pointer on the X screen the board was read from (`capture.Desktop` is one)."""
+    """Moves the pointer on the X screen the board was read from, and tells when someone else
+    has moved it since (`capture.Desktop` is one)."""
 
     def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer: ...
+
+    def moved_by_someone_else(self) -> Pointer | None: ...
 
 
 class PyAutoGUI(Protocol):
@@ -174,9 +177,11 @@ def click_plan(
 
     For each cell the pointer is first moved there on the board's own X screen (`pointer`) and
     must be found there: if it is not (another screen, or someone moving the mouse), clicking
-    stops. `before_first` runs after pyautogui is ready and just before the first click (the
-    window check goes there, as late as possible). Pushing the mouse into a screen corner
-    aborts (pyautogui's fail-safe) with ClickAborted.
+    stops. Before that, it must still be where this run left it: a user who takes the mouse
+    while the tool clicks stops it at the next cell (ClickAborted), wherever they move it; the
+    tool never pulls the pointer back from them. `before_first` runs after pyautogui is ready
+    and just before the first click (the window check goes there, as late as possible). Pushing
+    the mouse into a screen corner also aborts (pyautogui's fail-safe) with ClickAborted.
     """
     check_inside_board(plan)
     gui = load_pyautogui(display)
@@ -191,20 +196,40 @@ def click_plan(
         for _, group in groupby(plan, key=lambda click: click.cell):
             clicks = list(group)
             x, y = clicks[0].x, clicks[0].y
+            _check_left_alone(pointer, f"{done} of {len(plan)}")
             _move_onto(pointer, x, y, last, f"{done} of {len(plan)}")
             last = (x, y)
             if pace.settle:
                 time.sleep(pace.settle)
+                _check_left_alone(pointer, f"{done} of {len(plan)}")
             # at the pointer's own position (no move, no other screen); pyautogui sleeps
-            # `interval` after every click of the group, the last one included
-            gui.click(x, y, clicks=len(clicks), interval=pace.gap)
-            done += len(clicks)
+            # `interval` after every click, the last one included. With a gap, one click per call:
+            # the check between them sees a user who took the mouse during the gap, where the
+            # second click would have pulled the pointer back to the cell
+            calls = [1] * len(clicks) if pace.gap else [len(clicks)]
+            for i, count in enumerate(calls):
+                if i:
+                    _check_left_alone(pointer, f"{done} of {len(plan)}")
+                gui.click(x, y, clicks=count, interval=pace.gap)
+                done += count
     except gui.FailSafeException:
         raise ClickAborted(
             f"stopped after {done} of {len(plan)} clicks: the mouse was moved into a screen corner "
             "(fail-safe)"
         ) from None
     return done
+
+
+def _check_left_alone(pointer: PointerControl, done: str) -> None:
+    """Stop when the pointer is not where this run last put it: someone has taken the mouse."""
+    moved = pointer.moved_by_someone_else()
+    if moved is None:
+        return
+    place = f"to ({moved.x}, {moved.y})" if moved.on_screen else "to another X screen"
+    raise ClickAborted(
+        f"stopped after {done} clicks: the mouse was moved {place} while the tool was clicking, "
+        "so it stopped and left the mouse to you; run again with the mouse still to finish"
+    )
 
 
 def _move_onto(pointer: PointerControl, x: int, y: int, last: tuple[int, int] | None, done: str) -> None:

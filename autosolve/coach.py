@@ -24,6 +24,7 @@ from autosolve.pipeline import (
     find_window,
     first_reading,
     park_beside_board,
+    put_pointer_back,
     read,
     solve,
 )
@@ -108,8 +109,8 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
         try:
             return _live(desktop, source, apply, any_window, delay, home)
         finally:
-            if apply and home.on_screen and desktop.pointer() != home:
-                desktop.move_pointer(home.x, home.y)  # the user's pointer back where it was
+            if apply:
+                put_pointer_back(desktop, home)
 
 
 def _live(desktop: Desktop, source: Source, apply: bool, any_window: bool, delay: float,

@@ -19,7 +19,7 @@ from enum import Enum
 import numpy as np
 
 from actuator.clicker import Pace, click_plan, load_pyautogui
-from actuator.errors import UnsafeToClick
+from actuator.errors import ClickAborted, UnsafeToClick
 from actuator.plan import ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
 from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
@@ -362,8 +362,16 @@ def run(source: Source, options: Options | None = None) -> RunResult:
         try:
             return _run_live(desktop, source, options, watch, home)
         finally:
-            if not options.dry_run and home.on_screen and desktop.pointer() != home:
-                desktop.move_pointer(home.x, home.y)  # the user's pointer back where it was
+            if not options.dry_run:
+                put_pointer_back(desktop, home)
+
+
+def put_pointer_back(desktop: Desktop, home: Pointer) -> None:
+    """The user's pointer back where it was before the run moved it, unless they have taken the
+    mouse since (it is no longer where the run last put it): then it stays with them."""
+    placed = desktop.placed
+    if home.on_screen and placed is not None and placed != home and desktop.moved_by_someone_else() is None:
+        desktop.move_pointer(home.x, home.y)
 
 
 def _run_live(
@@ -449,6 +457,11 @@ def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Bo
                     "small for it; enlarge the window or zoom out with Ctrl+-)"
                 ) from None
         check_scroll_point(desktop, window, point, notches)
+        if desktop.moved_by_someone_else() is not None:
+            raise ClickAborted(
+                f"the mouse was moved while the tool scrolled the page ({notches} notch(es)), so it "
+                "stopped and left the mouse to you; nothing was clicked; run again with the mouse still"
+            )
         if not desktop.move_pointer(*point).at(*point):
             break
         if "bottom" in cut or "top" in cut:
@@ -532,6 +545,10 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             first_plan = first_plan or clicks
             with watch.stage("click"):
                 total += click(session.desktop, frame, clicks, pace=pace, window=session.target)
+        except ClickAborted as exc:  # the user took the mouse: say so, nothing about reading
+            if total == 0:
+                raise
+            raise ClickAborted(f"round {number}: {exc}; {total} click(s) were made before it") from None
         except QueensError as exc:
             if total == 0:
                 raise
@@ -562,6 +579,8 @@ def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple
 
 def park_beside_board(session: Session) -> None:
     """Move the pointer off the board, so the board is read again without hover."""
+    if session.desktop.moved_by_someone_else() is not None:
+        return  # the user has the mouse: the next round's clicks stop at once (click_plan)
     board = session.board_rect()
     window = session.target.rect if session.target else None
     session.desktop.move_pointer(*park_point(board, window, session.desktop.monitors()[0].rect))

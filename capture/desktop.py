@@ -45,6 +45,9 @@ class Desktop:
         self.screen_number = self.display.get_default_screen()
         self.root = self.display.screen().root
         self._mss: mss.MSS | None = None
+        # where `move_pointer` last put the pointer (None: not moved yet): a pointer found
+        # anywhere else has been moved by someone else since, most likely the user
+        self.placed: Pointer | None = None
 
     def __enter__(self) -> Desktop:
         return self
@@ -177,19 +180,32 @@ class Desktop:
         the server's queue and the pointer still shows where it was. So while it has not left
         its old place we wait, up to `wait` seconds; a pointer found anywhere else was moved by
         someone else. `before`: where the pointer was just found on this screen, when the caller
-        knows (saves a round trip to the X server per cell clicked)."""
+        knows (saves a round trip to the X server per cell clicked).
+
+        The question where the pointer is then goes after the move on the same connection, so
+        the server answers it only once it has handled the move: no separate sync is needed."""
         before = before if before is not None else self.pointer()
         if not before.on_screen:
             self.root.warp_pointer(x, y)
         else:
             fake_input(self.display, X.MotionNotify, x=x, y=y, root=self.root)
-        self.display.sync()
         deadline = time.monotonic() + wait
         while True:
             now = self.pointer()
+            if now.at(x, y):
+                self.placed = now
             if now.at(x, y) or now != before or time.monotonic() >= deadline:
                 return now
             time.sleep(0.002)
+
+    def moved_by_someone_else(self) -> Pointer | None:
+        """Where the pointer is, if it is no longer where `move_pointer` last put it: the user
+        has taken the mouse (or another program moved it). None while it is still there, and
+        before this desktop has moved it at all."""
+        if self.placed is None:
+            return None
+        now = self.pointer()
+        return None if now == self.placed else now
 
     def window_at(self, x: float, y: float) -> WindowRecord | None:
         """The topmost viewable window at root point (x, y), or None (bare desktop)."""

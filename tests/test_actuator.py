@@ -113,6 +113,9 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
         def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
             raise AssertionError("the pointer must not even move")
 
+        def moved_by_someone_else(self) -> Pointer | None:
+            raise AssertionError("the pointer must not even be looked at")
+
     with pytest.raises(ClickOutsideBoard):
         click_plan(plan, display=":never-used", pointer=NoPointer())
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from live import practice_page, wait_until, xdotool
+from Xlib import X
 
 from autosolve.browser import Chromium, wait_for_window
 from autosolve.cli import main
@@ -122,6 +124,46 @@ def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(bro
         after = desktop.pointer()
     assert state.solved and result.outcome in (Outcome.SOLVED, Outcome.WIN_SCREEN)
     assert (after.x, after.y) == home and after.on_screen
+
+
+def move_mouse_as_a_hand_does(display: str, to: tuple[int, int], steps: int = 12) -> None:
+    """Motion events from another client, as a mouse in the user's hand makes them: a stream
+    over a quarter second that ends at `to` and stays there."""
+    from Xlib.display import Display
+    from Xlib.ext.xtest import fake_input
+
+    hand = Display(display)
+    try:
+        start = hand.screen().root.query_pointer()
+        for step in range(1, steps + 1):
+            x = start.root_x + (to[0] - start.root_x) * step // steps
+            y = start.root_y + (to[1] - start.root_y) * step // steps
+            fake_input(hand, X.MotionNotify, x=x, y=y)
+            hand.sync()
+            time.sleep(0.02)
+    finally:
+        hand.close()
+
+
+def test_the_user_taking_the_mouse_stops_the_clicks_and_keeps_the_mouse(browser, xvfb):
+    puzzle = puzzle_of(9, 6)
+    with practice_page(browser, puzzle, win_screen="none") as server, Desktop(xvfb.display) as desktop:
+        board = board_box_on_screen(xvfb.display)
+        spot = (max(40, board.left - 60), board.top + board.height // 3)  # off the board, no corner
+        tool = subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", "0.1",
+                                 "--display", xvfb.display], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        server.wait_for(lambda state: state.moves > 0, timeout=20)  # the clicks have begun
+        move_mouse_as_a_hand_does(xvfb.display, spot)
+        out, err = tool.communicate(timeout=30)
+        time.sleep(0.3)  # any click still on its way reaches the page
+        state = server.state()
+        after = desktop.pointer()
+    assert tool.returncode == 2, out + err
+    assert "the mouse was moved" in err and "left the mouse to you" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not state.solved and 0 < state.moves < 2 * 9, state.states
+    assert (after.x, after.y) == spot and after.on_screen  # not pulled back, not put "home"
 
 
 def test_at_200_percent_zoom_the_board_is_scrolled_into_view_and_solved(browser, xvfb, sent_clicks, capsys):
