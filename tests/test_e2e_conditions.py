@@ -15,6 +15,8 @@ import sys
 import pytest
 from live import practice_page
 
+from autosolve.browser import Chromium
+from autosolve.cli import main
 from autosolve.commands.run import report_lines
 from autosolve.pipeline import Options, Outcome, Source, run
 from autosolve.practice.server import PageState
@@ -104,3 +106,23 @@ def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb, se
     assert result.outcome is Outcome.ALREADY_SOLVED and result.ok and result.clicks == 0
     assert sent_clicks == [] and state.moves == moves_before
     assert "already solved" in "\n".join(report_lines(result))
+
+
+def test_chromium_forced_dark_mode_is_refused_naming_the_dark_cells(xvfb, sent_clicks, capsys):
+    """Chromium's forced dark mode (chrome://flags, "Auto Dark Mode for Web Contents") turns the
+    lightest region colours dark and leaves X marks dark. Found live: an X there (luma 42 on a
+    cell of 51) read as no mark, and the reading was certain. Now cells too dark for a mark to
+    show make it unsure: refused with the cause named, nothing clicked."""
+    puzzle = puzzle_of(9, 8)
+    gray = [(r, c) for r in range(9) for c in range(9) if puzzle.regions[r][c] == 4]  # #DFDFDF
+    initial = ["".join("x" if (r, c) == gray[0] else "." for c in range(9)) for r in range(9)]
+    dark = Chromium(xvfb.display, size=(900, 1000), position=(300, 0),
+                    extra_args=("--enable-features=WebContentsForceDark",))
+    with dark.start("about:blank"), practice_page(dark, puzzle, initial=initial, win_screen="none",
+                                                  whole_board=False) as server:
+        status = main(["run", "--display", xvfb.display])
+        out, err = capsys.readouterr()
+        state = server.state()
+    assert status == 2 and sent_clicks == [] and state.moves == 0, out + err
+    assert "too dark to see an X mark" in err and "forced dark mode" in err, err
+    assert "nothing was clicked" in err and len(err.strip().splitlines()) == 1

@@ -9,6 +9,7 @@ import importlib.util
 import random
 import sys
 
+import cv2
 import numpy as np
 import pytest
 from conftest import ROOT
@@ -174,3 +175,15 @@ def test_confidence_is_the_weakest_margin_and_a_hover_keeps_it_certain():
     hovered = read_board(render_board_lines(regions, states, cell=48, thin=1, thick=3, hover=(3, 3)))
     assert hovered.is_certain and hovered.confidence <= plain.confidence
     assert np.isfinite(plain.confidence) and 0.0 <= plain.confidence <= 1.0
+
+
+def test_cells_too_dark_for_a_mark_make_the_reading_unsure():
+    """A grab of our practice page in Chromium with its forced dark mode on: the lightest region
+    colours turned dark, and the X mark at r4c4 (luma 42 on a cell of 51) reads as no mark.
+    Found live: that reading was certain (1.00) and wrong. Dark cells must make it unsure, and
+    say why."""
+    image = cv2.cvtColor(cv2.imread(str(ROOT / "tests" / "images" / "chromium-forced-dark-9x9.png")),
+                         cv2.COLOR_BGR2RGB)
+    reading = read_board(image)
+    assert reading.n == 9 and not reading.is_certain
+    assert "too dark to see an X mark" in reading.reasons[0] and "r4c4" in reading.reasons[0]

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.frame import check_frame, cut_off, cut_sides, short_sides
 from vision.lattice import Blobs, Lattice
-from vision.reading import BoardNotFound, TwoBoards
+from vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from vision.shades import Shades, compare_with
 from vision.stats import list_median
 from vision.stats import median as array_median
@@ -33,9 +33,13 @@ MIN_N, MAX_N = 4, 30
 
 LOCAL_DARK = 14  # levels darker than the lightest pixel within two: a line, even a faint one
 DARK = 100  # luma below this is a line or a dark page whatever surrounds it
+# ... unless the cells themselves are dark (a browser's forced dark mode darkens the lightest region
+# colours to luma 38-56): where the grid seen misses whole lines of cells, it is looked for again
+# with only near-black counted as dark (borders and lines there: 0-24)
+DARK_CELLS = 30
 
 
-def light_mask(shades: Shades, stripes: bool = False) -> np.ndarray:
+def light_mask(shades: Shades, stripes: bool = False, dark: int = DARK) -> np.ndarray:
     """Pixels that are neither grid lines nor marks: not darker than their surroundings, not dark.
 
     The local test (how much darker a pixel is than the lightest pixel within two) catches thin
@@ -46,7 +50,7 @@ def light_mask(shades: Shades, stripes: bool = False) -> np.ndarray:
     line = compare_with(shades.local_dark, LOCAL_DARK, cv2.CMP_GE)
     if stripes:  # red conflict stripes are not lines
         line = cv2.bitwise_and(line, cv2.bitwise_not(shades.stripes))
-    return cv2.bitwise_and(cv2.bitwise_not(line), compare_with(shades.gray, DARK, cv2.CMP_GT))
+    return cv2.bitwise_and(cv2.bitwise_not(line), compare_with(shades.gray, dark, cv2.CMP_GT))
 
 
 def shrink_mask(mask: np.ndarray, factor: int) -> np.ndarray:
@@ -191,7 +195,7 @@ def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:
         cut = cut_sides(mask, Lattice(cols, left, right, top, bottom, 0.0))
         if cut:
             raise cut_off(short_sides(cut, cols, rows, float(array_median(sizes))))
-        raise BoardNotFound(f"no whole board found: the grid shows {cols} columns but {rows} rows")
+        raise GridNotSquare(f"no whole board found: the grid shows {cols} columns but {rows} rows")
     n = cols
     if not MIN_N <= n <= MAX_N:
         raise BoardNotFound(f"no board found: a {n}x{n} grid is outside {MIN_N}..{MAX_N}")
@@ -533,22 +537,24 @@ def _area(lattice: Lattice) -> float:
     return float((lattice.right[-1] - lattice.left[0]) * (lattice.bottom[-1] - lattice.top[0]))
 
 
-def locate(shades: Shades, stripes: bool = False) -> Lattice:
+def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False) -> Lattice:
     """The main board's lattice in full-image pixel coordinates; with `stripes`, red conflict
-    stripes are first taken out of the grid lines (costs a few milliseconds).
+    stripes are first taken out of the grid lines (costs a few milliseconds); with `dark_cells`,
+    dark areas between lines count as cells too (only DARK_CELLS and below is a line or border).
 
     Large images are searched at reduced size (speed), then the board is re-fitted on a
     full-resolution crop around what the search found (accuracy).
     """
     h, w = shades.shape
     mask = light_mask(shades, stripes)
+    cells = light_mask(shades, stripes, DARK_CELLS) if dark_cells else mask
     factor = -(-max(h, w) // SEARCH_SIDE)
     if factor == 1:
-        lattice = fit_board(mask)
+        lattice = fit_board(cells)
         check_frame(mask, lattice)
         return lattice
     scale = 1 / factor
-    small = shrink_mask(mask, factor)
+    small = shrink_mask(cells, factor)
     rough = fit_board(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
     x, y, bw, bh = rough.box(small.shape).as_tuple()
     margin = rough.pitch
@@ -556,7 +562,7 @@ def locate(shades: Shades, stripes: bool = False) -> Lattice:
     y0 = max(0, int((y - margin) / scale))
     x1 = min(w, int((x + bw + margin) / scale) + 1)
     y1 = min(h, int((y + bh + margin) / scale) + 1)
-    crop = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    crop = np.ascontiguousarray(cells[y0:y1, x0:x1])
     lattice = fit_board(crop)
     if lattice.n != rough.n:
         raise BoardNotFound(

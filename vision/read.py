@@ -44,7 +44,15 @@ from capture.geometry import Rect
 from capture.image_file import load_image
 from vision.lattice import Lattice
 from vision.locate import locate
-from vision.reading import CONFIDENT, BoardNotFound, BoardReading, CellState, Margin, margin_score
+from vision.reading import (
+    CONFIDENT,
+    BoardNotFound,
+    BoardReading,
+    CellState,
+    GridNotSquare,
+    Margin,
+    margin_score,
+)
 from vision.regions import cell_colour_margin, read_regions
 from vision.sample import BoardSamples, sample_board
 from vision.shades import Shades, shades_of, share_around_marks, without_stripes
@@ -144,7 +152,7 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
         try:
             lattice = locate(shades, stripes=True)
         except BoardNotFound:
-            raise first from None
+            lattice = _locate_with_dark_cells(shades, first)
     else:
         samples = sample_board(shades.rgb, shades, lattice)
         if not _confirm_stripes(shades, lattice, samples.striped()):
@@ -152,6 +160,18 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
         lattice = locate(shades, stripes=True)
     samples = sample_board(shades.rgb, shades, lattice)
     return lattice, samples, _confirm_stripes(shades, lattice, samples.striped())
+
+
+def _locate_with_dark_cells(shades: Shades, first: BoardNotFound) -> Lattice:
+    """After `first`: a grid that missed whole lines of cells, looked for again with dark cells
+    counted. A board found so has cells darker than any page draws, which the states' "dark"
+    witness then names (so the reading is refused for its real cause, not as "no board")."""
+    if not isinstance(first, GridNotSquare):
+        raise first
+    try:
+        return locate(shades, dark_cells=True)
+    except BoardNotFound:
+        raise first from None
 
 
 def _confirm_stripes(shades: Shades, lattice: Lattice, cells: list[tuple[int, int]]) -> list[tuple[int, int]]:

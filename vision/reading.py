@@ -38,6 +38,11 @@ class BoardCutOff(BoardNotFound):
         self.missing_px = dict(missing_px or {})
 
 
+class GridNotSquare(BoardNotFound):
+    """The grid of cells seen has more columns than rows, or more rows than columns, and no image
+    edge cuts it: some line of cells was not seen as cells."""
+
+
 class TwoBoards(BoardNotFound):
     """More than one board shows (other than LinkedIn's small examples below the main one)."""
 

@@ -46,6 +46,11 @@ RING_DOUBT = 0.12
 RIM_AT = 0.43  # of the light span from the centre
 RIM_INK = 50.0  # RGB distance from the background that counts as ink (JPEG noise stays under)
 RIM_FULL, RIM_SURE, RIM_ZERO = 0.0, 0.12, 0.25
+# Marks are dark on light cells (LinkedIn's and the practice page's colours: the darkest region
+# colour has luma 151, 133 under the hover tint). A browser's forced dark mode turns some region
+# colours dark and leaves the X marks dark: measured in Chromium, an X of luma 42 on a cell of
+# 51, which reads as no mark at all. Dark cells (by their luma) make the reading unsure instead.
+DARK_CELL_ZERO, DARK_CELL_SURE, DARK_CELL_FULL = 70.0, 100.0, 130.0
 # Shape matches (correlation with a template after both are cut to their boxes, see `likeness`).
 # Crowns: real black and gold ones score >= 0.82, rendered ones >= 0.78 (but for borders over a
 # fifth of the cell wide; small gold ones after JPEG 0.4-0.8); pointers, tooltips and dialogs
@@ -405,8 +410,15 @@ def read_states(
     solved_look = bool(crowns.any() and (features.gold[crowns] >= GOLD_QUEEN).mean() > 0.5)
     scores["crown"], scores["cross"] = shape_scores(rgb, lattice, background, states, mask)
     scores["rim"] = np.where(mask, 1.0, scores["rim"])  # stripes reach the edge (and are doubted)
+    scores["dark"] = dark_cell_scores(background)
     margins = tuple(_state_margin(what, score) for what, score in scores.items())
     return StateReading(tuple(tuple(row) for row in states.tolist()), solved_look, margins)
+
+
+def dark_cell_scores(background: np.ndarray) -> np.ndarray:
+    """Per cell, how surely a dark mark would show on its colour (0 on a cell too dark for it)."""
+    luma = background.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    return margin_score(luma, DARK_CELL_ZERO, DARK_CELL_SURE, DARK_CELL_FULL)
 
 
 def states_only(
@@ -429,6 +441,10 @@ STATE_DOUBTS = {
     "cross": "marks at {cells} are neither an X nor a crown",
     "rim": "something covers cells {cells} (ink reaches their edges)",
     "crown": "dark shapes at {cells} are not crowns",
+    "dark": (
+        "cells {cells} are too dark to see an X mark on (pages draw their cells light: is the "
+        "browser's forced dark mode or a colour filter on? turn it off)"
+    ),
 }
 
 
