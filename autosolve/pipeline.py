@@ -82,7 +82,7 @@ def read(frame: Frame) -> BoardReading:
         if not frame.on_screen:
             raise
         edges = exc.edges if isinstance(exc, BoardCutOff) else ()
-        raise BoardNotVisibleError(not_visible_message(frame, exc), edges) from None
+        raise BoardNotVisibleError(not_visible_message(frame, exc), edges, seen=str(exc)) from None
     if frame.on_screen:
         edges = edges_touched(reading.box, frame)
         if edges:
@@ -415,11 +415,13 @@ def first_reading(
     try:
         with watch.stage("read"):
             reading = read(frame)
-    except BoardNotVisibleError:
+    except BoardNotVisibleError as exc:
         if not (scroll and window is not None):
-            raise
+            raise blame_window_over(desktop, window, exc) from None
         with watch.stage("scroll"):
             frame, reading = _scroll_into_view(desktop, window)
+    if window is not None:  # a window over the board was read as part of it: name it now
+        check_not_covered(board_on_screen(frame, reading), desktop.windows_above(window))
     if not park or not home.on_screen:
         return frame, reading
     board = board_on_screen(frame, reading)
@@ -486,6 +488,27 @@ def check_scroll_point(desktop: Desktop, window: WindowRecord, point: tuple[int,
             "mouse wheel; bring the browser to the front or scroll the board into view yourself "
             f"(nothing was clicked; {scrolled})"
         )
+
+
+def blame_window_over(
+    desktop: Desktop, window: WindowRecord | None, exc: BoardNotVisibleError
+) -> BoardNotVisibleError:
+    """The error for a window where no board could be read: when another window lies over part
+    of it, that window is named first (the grab shows its pixels where the page should be: a
+    board half hidden reads as "no board" or as unreadable regions)."""
+    if window is None:
+        return exc
+    above = desktop.windows_above(window)
+    over = [other for other in above if not other.rect.intersection(window.rect).empty]
+    if not over:
+        return exc
+    return BoardNotVisibleError(
+        f"the window {over[-1].title!r} lies over part of the browser window {window.title!r}, which "
+        "shows no whole board that can be read; move that window away (or bring the browser to the "
+        f"front) and run again; nothing was clicked (what was read: {exc.seen})",
+        exc.cut_edges,
+        seen=exc.seen,
+    )
 
 
 def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) -> Frame:

@@ -39,11 +39,13 @@ class WindowOffScreenError(CaptureError):
 
 class BoardNotVisibleError(CaptureError):
     """The window was found but no whole Queens board shows in it (Start button, tutorial, other
-    tab, scrolled away...). `cut_edges` names the edges of the picture that cut the board, if any."""
+    tab, scrolled away...). `cut_edges` names the edges of the picture that cut the board, if any;
+    `seen` is what the reading found, in its own words (the message adds the advice)."""
 
-    def __init__(self, message: str, cut_edges: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str, cut_edges: tuple[str, ...] = (), seen: str = "") -> None:
         super().__init__(message)
         self.cut_edges = cut_edges
+        self.seen = seen or message
 
 
 class ImageReadError(CaptureError):

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from live import practice_page, wait_until, xdotool
+from live import practice_page, wait_until, xdotool, xmessage
 from Xlib import X
 
 from autosolve.browser import Chromium, wait_for_window
@@ -124,6 +124,25 @@ def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(bro
         after = desktop.pointer()
     assert state.solved and result.outcome in (Outcome.SOLVED, Outcome.WIN_SCREEN)
     assert (after.x, after.y) == home and after.on_screen
+
+
+@pytest.mark.parametrize("where", ["middle", "corner"])
+def test_a_window_over_part_of_the_board_is_named_as_the_cause(browser, xvfb, where, sent_clicks, capsys):
+    """Another program's window over the board is grabbed with it: read, it made "regions cannot
+    be read: set the page zoom to 100%" or "something covers cells". The window is named."""
+    puzzle = puzzle_of(9, 7)
+    with practice_page(browser, puzzle) as server:
+        board = board_box_on_screen(xvfb.display)
+        pitch = board.width // 9
+        at = ((board.left + board.width // 3, board.top + board.height // 3) if where == "middle"
+              else (board.right - 2 * pitch, board.bottom - 2 * pitch))
+        with xmessage(xvfb.display, "Notes", at=at):
+            done = run_here(capsys, xvfb.display)
+        state = server.state()
+    assert done.returncode == 2 and sent_clicks == [] and state.moves == 0, done.stdout
+    assert "'Notes'" in done.stderr and "move" in done.stderr, done.stderr
+    assert "zoom" not in done.stderr.split("(what was read")[0], done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 def move_mouse_as_a_hand_does(display: str, to: tuple[int, int], steps: int = 12) -> None:
