@@ -67,6 +67,7 @@ class WindowRecord:
     stacking: int = 0
     viewable: bool = True
     minimised: bool = False
+    other_desktop: bool = False  # hidden because it is on another desktop (workspace)
 
     @property
     def is_browser(self) -> bool:

@@ -65,6 +65,11 @@ def choose_window(
     ranked = rank_windows(records, wanted, any_window)
     if ranked and ranked[0].viewable and not ranked[0].minimised:
         return ranked[0]
+    if ranked and ranked[0].other_desktop:
+        raise WindowMinimisedError(
+            f"the window {ranked[0].title!r} is on another desktop (workspace) than the one shown; "
+            "switch to that desktop, or move the window to this one, then run again"
+        )
     if ranked:
         raise WindowMinimisedError(
             f"the window {ranked[0].title!r} is minimised; restore it (and keep the Queens board "

@@ -20,6 +20,7 @@ from capture.errors import NoDisplayError, WaylandSessionError
 from capture.models import Rect, WindowRecord
 
 _ICONIC_STATE = 3  # ICCCM WM_STATE value of a minimised window
+ALL_DESKTOPS = 0xFFFFFFFF  # _NET_WM_DESKTOP of a window shown on every desktop (EWMH)
 
 
 def is_wayland_session(env: Mapping[str, str]) -> bool:
@@ -138,6 +139,7 @@ class WindowLister:
         hidden = net_state is not None and self.atom("_NET_WM_STATE_HIDDEN") in net_state.value
         minimised = hidden or (state is not None and state.state == _ICONIC_STATE)
         viewable = window.get_attributes().map_state == X.IsViewable
+        other_desktop = minimised and self.on_other_desktop(window)
         return WindowRecord(
             wid=window.id,
             title=title,
@@ -147,7 +149,17 @@ class WindowLister:
             stacking=stacking,
             viewable=viewable,
             minimised=minimised,
+            other_desktop=other_desktop,
         )
+
+    def on_other_desktop(self, window: Window) -> bool:
+        """Whether the window manager shows `window` on another desktop (workspace) than the
+        current one (window managers hide such windows as if minimised)."""
+        ours = window.get_full_property(self.atom("_NET_WM_DESKTOP"), Xatom.CARDINAL)
+        shown = self.root.get_full_property(self.atom("_NET_CURRENT_DESKTOP"), Xatom.CARDINAL)
+        if ours is None or shown is None or not len(ours.value) or not len(shown.value):
+            return False
+        return int(ours.value[0]) not in (int(shown.value[0]), ALL_DESKTOPS)
 
     def windows(self, title: str | None = None) -> list[WindowRecord]:
         """Records of every named top-level window, bottom to top.

@@ -106,6 +106,12 @@ def test_minimised_window_is_an_error_saying_restore_it():
         choose_window([window("Queens - Chromium", 1, viewable=False, minimised=True)])
 
 
+def test_a_window_on_another_desktop_is_an_error_saying_switch_to_it():
+    hidden = window("Queens - Chromium", 1, viewable=False, minimised=True, other_desktop=True)
+    with pytest.raises(WindowMinimisedError, match="on another desktop .*switch to that desktop"):
+        choose_window([hidden])
+
+
 def test_visible_window_beats_a_minimised_one_on_top():
     records = [window("Queens - Chromium", 1), window("Queens - Chromium", 5, viewable=False, minimised=True)]
     assert choose_window(records).stacking == 1

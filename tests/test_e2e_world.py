@@ -94,6 +94,26 @@ def test_firefox_under_openbox_is_solved(openbox_firefox, openbox_xvfb):
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]  # read from the Firefox window
 
 
+def test_a_browser_on_another_desktop_is_named_so_and_not_clicked(openbox_chromium, openbox_xvfb):
+    """openbox hides the windows of other desktops as if minimised (_NET_WM_STATE_HIDDEN): the
+    refusal said "minimised; restore it". It says which desktop to go to."""
+    display = openbox_xvfb.display
+    with practice_page(openbox_chromium, puzzle_of(8, 3)) as server, Desktop(display) as desktop:
+        browser = desktop.find_window()
+        xdotool(display, "set_num_desktops", "2")
+        xdotool(display, "set_desktop_for_window", str(browser.wid), "1")
+        try:
+            wait_until(lambda: not desktop.refresh(browser).viewable)
+            done = run_tool(display=display)
+        finally:
+            xdotool(display, "set_desktop_for_window", str(browser.wid), "0")
+            wait_until(lambda: desktop.refresh(browser).viewable)
+        state = server.state()
+    assert done.returncode == 2 and state.moves == 0, done.stdout + done.stderr
+    assert "on another desktop" in done.stderr and "switch to that desktop" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("zoom", [0.5, 0.67])
 def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbox_firefox, openbox_xvfb):
     """Firefox draws a 1 px line at 50% or 67% zoom by where it falls on the pixel grid, and drops
