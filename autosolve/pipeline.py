@@ -13,7 +13,7 @@ right, is showing its win screen: that is solved.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
@@ -52,6 +52,11 @@ from vision.recheck import Recheck, lattice_at, recheck_board
 COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
+VERIFY_CAP = 30.0  # s: the longest a page that keeps changing is watched after a round's clicks
+# s per click a page may take before it shows any of them: a heavy page keeps the clicks queued
+# and paints once it has handled them all (measured: 150 ms a click in Chromium showed nothing
+# for 2.1 s after 14 clicks, then the solution; judged as "differs", they would be clicked again)
+RESPONSE_PER_CLICK = 0.5
 PARK_GAP = 12  # px between the board and where the pointer is parked while the board is read
 SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
 NO_BOARD_HINT = (
@@ -231,6 +236,52 @@ class AfterClicks:
     reads: int
 
 
+States = tuple[tuple[CellState | None, ...], ...]
+
+
+@dataclass
+class Settling:
+    """Whether a page repainting a round's clicks is done, judged from the cells it shows.
+
+    The page must first show that it took the clicks: a cell differs from `before`, the states
+    they were planned from. Until then it gets `timeout` seconds (`Options.verify_timeout`, more
+    for many clicks: RESPONSE_PER_CLICK).
+    Then it has settled when the same wrong cells have shown for STABLE seconds, or for twice
+    the longest it has taken between two changes, the first counted from the last click: a slow
+    page (a heavy one on a busy machine) repaints seldom, and judged early its pending clicks
+    would be clicked again. While it keeps changing it is watched, up to VERIFY_CAP seconds.
+    """
+
+    before: States
+    start: float  # when the round's last click was made (time.monotonic)
+    timeout: float
+    responded: bool = field(default=False, init=False)
+    last: tuple[str, ...] = field(default=(), init=False)
+    changed_at: float = field(default=0.0, init=False)  # when the board last changed
+    longest_gap: float = field(default=0.0, init=False)
+
+    def __post_init__(self) -> None:
+        self.changed_at = self.start  # our last click is the first change
+
+    def see(self, states: States, differences: tuple[str, ...], now: float) -> None:
+        """Take in what the board shows at `now` (every cell visible)."""
+        if not self.responded:
+            if not any(was is not None and is_ is not None and was != is_
+                       for row_before, row in zip(self.before, states) for was, is_ in zip(row_before, row)):
+                return
+            self.responded = True
+        elif differences == self.last:
+            return
+        self.longest_gap = max(self.longest_gap, now - self.changed_at)
+        self.last, self.changed_at = differences, now
+
+    def settled(self, now: float) -> bool:
+        return self.responded and now - self.changed_at >= max(STABLE, 2 * self.longest_gap)
+
+    def timed_out(self, now: float) -> bool:
+        return now - self.start >= (VERIFY_CAP if self.responded else self.timeout)
+
+
 @dataclass
 class Session:
     """One live run's open display, the board as first read, and the window it is in."""
@@ -275,16 +326,15 @@ class Session:
             return False
         return True
 
-    def after_clicks(self) -> AfterClicks:
-        """Read the board again until it shows the solution, a win screen, or the same wrong
-        cells for STABLE seconds (the page is done repainting), or `verify_timeout` passes.
+    def after_clicks(self, before: States, clicks: int) -> AfterClicks:
+        """Read the board again until it shows the solution, a win screen, or has settled on
+        wrong cells (see `Settling`); `before`: the states the round's `clicks` were planned from.
 
         The first read comes at once after the last click, before any win animation: a page that
         covers or replaces its board right after our clicks has judged it solved."""
-        deadline = time.monotonic() + self.options.verify_timeout
         n = self.reading.n
-        last: tuple[str, ...] | None = None
-        same_since = time.monotonic()
+        timeout = max(self.options.verify_timeout, RESPONSE_PER_CLICK * clicks)
+        watch = Settling(before, time.monotonic(), timeout)
         frame = self.grab_board()
         seen, reads = self.recheck(frame), 1
         while True:
@@ -295,15 +345,15 @@ class Session:
                 # part or all of the board hidden by the page itself, and all that shows is right
                 return AfterClicks(Shown.WIN_SCREEN, (), reads)
             now = time.monotonic()
-            if seen.visible == n * n and differences != last:
-                last, same_since = differences, now
-            elif seen.visible == n * n and now - same_since >= STABLE:
-                return AfterClicks(Shown.DIFFERS, differences, reads)
-            if now >= deadline:
+            if seen.visible == n * n:
+                watch.see(seen.states, differences, now)
+                if watch.settled(now):
+                    return AfterClicks(Shown.DIFFERS, differences, reads)
+            if watch.timed_out(now):
                 if seen.visible < n * n:
                     differences += (f"{n * n - seen.visible} cell(s) covered",)
                 return AfterClicks(Shown.DIFFERS, differences, reads)
-            time.sleep(0.01)
+            time.sleep(0.01 if now - watch.start < 1 else 0.03)
             again = self.grab_board()
             if not np.array_equal(again.raw, frame.raw):
                 # judged again only once the page has repainted: a recheck takes a core for
@@ -583,7 +633,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             rounds.append(Round(len(clicks), pace, ()))
             return finish(Outcome.UNVERIFIED)
         with watch.stage("verify"):
-            after = session.after_clicks()
+            after = session.after_clicks(reading.states, len(clicks))
         rounds.append(Round(len(clicks), pace, after.differences))
         if after.shown is Shown.SOLUTION:
             return finish(Outcome.SOLVED)

@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from actuator.clicker import MAX_GAP, Pace
-from autosolve.pipeline import cell_differences, cut_advice, edges_touched, not_visible_message, park_point
+from autosolve.pipeline import (
+    STABLE,
+    VERIFY_CAP,
+    Settling,
+    cell_differences,
+    cut_advice,
+    edges_touched,
+    not_visible_message,
+    park_point,
+)
 from capture import Frame, FrameSource, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
 from vision.recheck import Recheck
@@ -133,3 +142,35 @@ def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
     with pytest.raises(UnsafeToClick, match=f"has {count} solutions") as refusal:
         check_solvable(solve(reading))
     assert 1 < count < 100 and "reading is probably wrong" not in str(refusal.value)
+
+
+# --- when a page that repaints our clicks is done (pure logic: times given) ------------------
+
+BEFORE = ((CellState.EMPTY, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
+ONE_X = ((CellState.X, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
+TWO_X = ((CellState.X, CellState.X), (CellState.EMPTY, CellState.EMPTY))
+
+
+def test_a_page_that_shows_nothing_yet_is_waited_for_until_the_timeout():
+    watch = Settling(BEFORE, start=0.0, timeout=3.0)
+    for now in (0.1, 1.0, 2.9):
+        watch.see(BEFORE, ("r1c1 wrong",), now)
+        assert not watch.settled(now) and not watch.timed_out(now)
+    assert watch.timed_out(3.0) and not watch.settled(3.0)
+
+
+def test_a_fast_page_has_settled_after_stable_seconds_without_a_change():
+    watch = Settling(BEFORE, start=0.0, timeout=3.0)
+    watch.see(ONE_X, ("r1c1 shows x",), 0.05)
+    assert not watch.settled(0.05 + STABLE - 0.01)
+    assert watch.settled(0.05 + STABLE)
+
+
+def test_a_slow_page_is_given_twice_its_slowest_step_between_changes():
+    watch = Settling(BEFORE, start=0.0, timeout=3.0)
+    watch.see(ONE_X, ("a",), 0.4)  # first change 0.4 s after the last click
+    watch.see(ONE_X, ("a",), 0.7)  # no change: not a step
+    assert not watch.settled(0.7)
+    watch.see(TWO_X, ("b",), 0.8)
+    assert not watch.settled(0.8 + 0.79) and watch.settled(0.8 + 0.8)
+    assert not watch.timed_out(5.0) and watch.timed_out(VERIFY_CAP)

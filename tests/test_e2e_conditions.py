@@ -108,6 +108,21 @@ def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb, se
     assert "already solved" in "\n".join(report_lines(result))
 
 
+def test_a_slow_page_gets_its_time_and_nothing_is_clicked_twice(browser, xvfb):
+    """A heavy page on a busy machine: each press keeps the page busy 200 ms, and it shows
+    nothing until it has handled them all (2.8 s for 14 clicks). Judged after 2 s as "differs",
+    every click was made again in a second round (and a page that does not lock a solved board
+    would have been unsolved by them)."""
+    puzzle = puzzle_of(7, 9)
+    with practice_page(browser, puzzle, busy_ms=200, win_screen="none") as server:
+        result = run(Source(display=xvfb.display), Options())
+        state = server.wait_for(solved=True, timeout=10)
+    assert_page_solved(state, puzzle)
+    assert result.outcome is Outcome.SOLVED and len(result.rounds) == 1, result.rounds
+    assert result.clicks == 14 and state.moves == 14
+    assert "solved" in report_lines(result)[-2]
+
+
 def test_chromium_forced_dark_mode_is_refused_naming_the_dark_cells(xvfb, sent_clicks, capsys):
     """Chromium's forced dark mode (chrome://flags, "Auto Dark Mode for Web Contents") turns the
     lightest region colours dark and leaves X marks dark. Found live: an X there (luma 42 on a

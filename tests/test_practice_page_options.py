@@ -63,14 +63,14 @@ def post(
 
 def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
     with PracticeServer(FIVE) as default, PracticeServer(
-        FIVE, win_screen="replace", win_delay_ms=600, drop_gap_ms=80, thin_borders=True, zoom=1.5,
-        buttons=True, input_mode="click",
+        FIVE, win_screen="replace", win_delay_ms=600, drop_gap_ms=80, busy_ms=40, thin_borders=True,
+        zoom=1.5, buttons=True, input_mode="click",
     ) as custom:
         assert default.puzzle_json()["options"] == PageOptions().to_json()
         assert PageOptions().win_screen == "dialog"  # as on the real page
         page = custom.render_index().decode()
-    expected = {"win_screen": "replace", "win_delay_ms": 600, "drop_gap_ms": 80, "thin_borders": True,
-                "zoom": 1.5, "buttons": True, "input_mode": "click"}
+    expected = {"win_screen": "replace", "win_delay_ms": 600, "drop_gap_ms": 80, "busy_ms": 40,
+                "thin_borders": True, "zoom": 1.5, "buttons": True, "input_mode": "click"}
     embedded = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0])
     assert embedded["options"] == expected
 
@@ -85,6 +85,7 @@ def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
         ("zoom", float("nan"), "zoom nan"),
         ("win_delay_ms", -1, "win delay -1"),
         ("drop_gap_ms", 1.5, "drop gap 1.5"),
+        ("busy_ms", -5, "busy time -5"),
         ("thin_borders", "yes", "thin_borders 'yes'"),
     ],
 )
@@ -374,6 +375,20 @@ def test_a_busy_page_drops_a_second_quick_press(browser):
         slow = server.wait_for(lambda s: s.moves == 2, timeout=5)
     assert quick.states[2][2] == "x" and quick.moves == 1
     assert slow.states[2][2] == "Q" and slow.dropped == 1
+
+
+def test_a_slow_page_takes_each_press_but_shows_them_only_once_it_is_done(browser):
+    with practice_page(browser, FIVE, busy_ms=300) as server:
+        pixels, at = grab(browser)
+        box = board_box(pixels)
+        gui = clicker(browser)
+        started = time.monotonic()
+        for cell in ((0, 0), (2, 2), (4, 4)):
+            gui.click(*cell_centre(box, 5, cell, at))
+        state = server.wait_for(lambda s: s.moves == 3, timeout=10)
+        took = time.monotonic() - started
+    assert [state.states[i][i] for i in (0, 2, 4)] == ["x", "x", "x"] and state.dropped == 0
+    assert took >= 0.9  # three presses, 300 ms of work each
 
 
 def _line_widths(pixels: np.ndarray, box: tuple[int, int, int, int]) -> list[int]:

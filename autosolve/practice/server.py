@@ -108,6 +108,8 @@ class PageOptions:
       not when the page loads with a solved board.
     - `drop_gap_ms`: a busy page: a press less than this many ms after the last accepted one is
       ignored (and counted in `PageState.dropped`).
+    - `busy_ms`: a slow page: each press keeps the page's main thread busy this long (a heavy
+      page on a slow machine); presses that come meanwhile wait, and so does the repaint.
     - `thin_borders`: region borders 1 px, a darker cell line (the real page at 67% zoom).
     - `zoom`: the whole page zoomed as by the browser's own zoom (0.5 .. 2.0).
     - `buttons`: five round cell-sized buttons right under the board (the clone's controls).
@@ -117,6 +119,7 @@ class PageOptions:
     win_screen: str = "dialog"
     win_delay_ms: int = 0
     drop_gap_ms: int = 0
+    busy_ms: int = 0
     thin_borders: bool = False
     zoom: float = 1.0
     buttons: bool = False
@@ -129,6 +132,7 @@ class PageOptions:
             raise QueensError(f"input mode {self.input_mode!r}: use one of {', '.join(INPUT_MODES)}")
         _check_ms("win delay", self.win_delay_ms)
         _check_ms("drop gap", self.drop_gap_ms)
+        _check_ms("busy time", self.busy_ms)
         low, high = ZOOM_RANGE
         zoom = self.zoom
         if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not low <= zoom <= high:
@@ -238,6 +242,7 @@ class PracticeServer(LoopbackServer):
         win_screen: str = "dialog",
         win_delay_ms: int = 0,
         drop_gap_ms: int = 0,
+        busy_ms: int = 0,
         thin_borders: bool = False,
         zoom: float = 1.0,
         buttons: bool = False,
@@ -246,7 +251,7 @@ class PracticeServer(LoopbackServer):
         self.puzzle = puzzle
         self.dark = dark
         self.options = PageOptions(
-            win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms,
+            win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms, busy_ms=busy_ms,
             thin_borders=thin_borders, zoom=zoom, buttons=buttons, input_mode=input_mode,
         )
         self.locked: tuple[Cell, ...] = tuple(sorted(set(puzzle.given if locked is None else locked)))

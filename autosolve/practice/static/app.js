@@ -148,7 +148,7 @@ function makeModel(data) {
 
 // The options as server.py's PageOptions defaults them (a page opened as a file has none).
 const DEFAULT_OPTIONS = {
-  win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, thin_borders: false, zoom: 1,
+  win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, busy_ms: 0, thin_borders: false, zoom: 1,
   buttons: false, input_mode: "pointer",
 };
 
@@ -243,7 +243,15 @@ class Game {
     this.lastPressAt = at;
     const group = [[i, before, NEXT[before]]];
     this.apply(group);
+    this.stayBusy();
     return group;
+  }
+
+  /** A slow page (busy_ms): the main thread stays busy after each press, as a heavy page's on a
+   * slow machine; presses that come meanwhile wait in the browser's queue, and so does the paint. */
+  stayBusy() {
+    const until = performance.now() + this.options.busy_ms;
+    while (performance.now() < until) { /* busy, on purpose */ }
   }
 
   /** A busy page (drop_gap_ms) misses a press that comes too soon after the one it took. */
