@@ -470,7 +470,9 @@ def first_reading(
             raise blame_window_over(desktop, window, exc) from None
         with watch.stage("scroll"):
             frame, reading = _scroll_into_view(desktop, window)
-    if window is not None:  # a window over the board was read as part of it: name it now
+    if window is not None and not reading.is_certain:
+        # a window over the board read as part of it: name it, not the doubts it made (a certain
+        # reading meets the same check just before the clicks)
         check_not_covered(board_on_screen(frame, reading), desktop.windows_above(window))
     if not park or not home.on_screen:
         return frame, reading
