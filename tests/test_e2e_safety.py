@@ -87,6 +87,29 @@ def test_a_board_cut_off_by_a_small_window_is_named_and_scroll_brings_it_in(xvfb
     assert state.solved and "solved" in scrolled.stdout.splitlines()[-2]
 
 
+@pytest.mark.parametrize("rows_hidden", [3, 0.4])
+def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
+    browser, xvfb, rows_hidden, sent_clicks, capsys
+):
+    """The user scrolled the page down a little: the board's top rows are under the browser's
+    toolbar. Refused as cut off at the top (it said "9 columns but 6 rows", or "no outer frame
+    line", with the generic hint), then `run --scroll` scrolls up and solves it."""
+    puzzle = puzzle_of(9, 8)
+    with practice_page(browser, puzzle) as server:
+        top = browser.evaluate("document.getElementById('board').getBoundingClientRect().top")
+        height = browser.evaluate("document.getElementById('board').getBoundingClientRect().height")
+        browser.evaluate(f"window.scrollTo(0, {top} + {height} * {rows_hidden} / 9)")
+        wait_until(lambda: browser.evaluate("window.scrollY") > 0)
+        time.sleep(0.2)  # painted
+        cut = run_here(capsys, xvfb.display)
+        assert sent_clicks == [] and server.state().moves == 0
+        scrolled = run_cli(xvfb.display, "--scroll")
+        state = server.wait_for(solved=True, timeout=5)
+    assert cut.returncode == 2 and "at the top" in cut.stderr and "--scroll" in cut.stderr, cut.stderr
+    assert "press Start" not in cut.stderr
+    assert scrolled.returncode == 0 and state.solved, scrolled.stdout + scrolled.stderr
+
+
 def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path, sent_clicks):
     from render import render_board
 

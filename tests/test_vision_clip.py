@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -288,3 +289,16 @@ def test_a_board_cut_by_the_top_of_a_browser_viewport_is_cut_off(visible):
         read_board(np.concatenate([toolbar, page]))
     assert refusal.value.edges == ("top",)
     assert refusal.value.missing_px["top"] >= (1 - visible) * 56 - 4
+
+
+@pytest.mark.parametrize("name", ["chromium-scrolled-3-rows-under-toolbar.png",
+                                  "chromium-scrolled-0.4-row-under-toolbar.png"])
+def test_a_board_scrolled_under_the_browser_toolbar_is_cut_at_the_top(name):
+    """Grabs of our page in Chromium scrolled down until the toolbar hides the board's top rows
+    (3 whole rows; 0.4 of one). The toolbar's border line runs across the cells and on past the
+    board, which no board frame does. Found live: "the grid shows 9 columns but 6 rows" and "no
+    outer frame line along its top side", with the generic hint, and `--scroll` could not act."""
+    image = load_image(Path(__file__).parent / "images" / name).rgb
+    with pytest.raises(BoardCutOff) as cut:
+        read_board(image)
+    assert cut.value.edges == ("top",)

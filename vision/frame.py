@@ -113,6 +113,8 @@ def _look_beyond(
     if edge <= 1:  # the outer cells reach the image edge: no frame at all on this side
         # beyond: the part of the outer cells the edge cuts (see _uncut) and at least a line
         return Side(name, Beyond.CUT, 0.0, max(1, int(round(max(0.0, -edge) + pitch - cell))))
+    if _view_edge_at(view, edge, along, pitch, cell):
+        return Side(name, Beyond.CUT, 0.0)
     start = min(int(round(edge)) + 2, view.shape[1])  # two pixels inside the outer cells
     reach = min(start, int(pitch) + 4)
     rows = np.clip(np.rint(along).astype(int), 0, view.shape[0] - 1)
@@ -157,6 +159,28 @@ def _look_beyond(
             f"no whole board found: the grid goes on past its {name} side, where cells were not seen"
         )
     return Side(name, Beyond.PAGE, run)
+
+
+def _view_edge_at(view: np.ndarray, edge: float, along: np.ndarray, pitch: float, cell: float) -> bool:
+    """True when a straight dark line touches or crosses the outer cells of a side (turned to face
+    left in `view`) with no frame between, and runs on past both ends of the side with light on
+    either hand: the edge of the browser's view (its toolbar's border) cutting a board that is
+    scrolled under it. A board's own frame ends with the board, and lies between its cells and
+    anything beyond."""
+    h, w = view.shape
+    ends = [np.arange(int(along[0] - 1.5 * pitch), int(along[0] - pitch)),
+            np.arange(int(along[-1] + pitch), int(along[-1] + 1.5 * pitch))]
+    ends = [rows[(rows >= 0) & (rows < h)] for rows in ends]
+    if min(len(rows) for rows in ends) == 0:
+        return False  # the board reaches the image's end along this side: nothing to tell by
+    rows = np.clip(np.rint(along).astype(int), 0, h - 1)
+    outside = np.concatenate(ends)
+    for col in range(max(2, int(edge) - 3), min(w - 2, int(edge + 0.9 * cell))):
+        across = np.count_nonzero(view[rows, col] == 0) >= 0.9 * len(rows)
+        line = (view[outside, col] == 0) & (view[outside, col - 2] > 0) & (view[outside, col + 2] > 0)
+        if across and np.count_nonzero(line) >= 0.9 * len(outside):
+            return True
+    return False
 
 
 def _light_extent(view: np.ndarray, x: int, rows: np.ndarray, limit: int) -> int:
