@@ -252,3 +252,40 @@ def test_positions_with_three_queens_to_come_are_decided_without_searching_furth
         assert solver.nodes == 1, game.position()  # one position looked at: no child searched
         checked += 1
     assert checked >= 10
+
+
+def test_killer_moves_reorder_the_search_and_leave_every_answer_exact(monkeypatch):
+    # One solver asked about many positions keeps its killer cells from one search to the next
+    # (on easy boards: on hard ones they cost more positions than they save): they change which
+    # children are tried first (so how many positions are searched), never a result. Compared with
+    # plain minimax, and with the same search without killers.
+    import twoplayer.queens_solver as queens_solver
+
+    hard = KaylesSolver(QueensBoard.random(6, 0, "hard"))
+    hard.is_lost(hard.board.full)
+    assert hard.nodes > 10 and not any(hard._killers)
+    rng = random.Random(11)
+    games = []
+    for seed in range(8):
+        board = QueensBoard.random(6 + seed % 2, seed, "easy")
+        cells = board.n * board.n
+        for _ in range(40):
+            free = rng.getrandbits(cells) | rng.getrandbits(cells)  # three cells in four free
+            if board.n == 7:
+                free &= rng.getrandbits(cells)  # fewer on 7x7: plain minimax stays quick
+            games.append(QueensGame(board, free))
+
+    def answers() -> tuple[list[bool], int]:
+        solvers: dict[QueensBoard, KaylesSolver] = {}
+        lost = []
+        for game in games:
+            solver = solvers.setdefault(game.board, KaylesSolver(game.board))
+            solver.proof_order_cells = 12  # the ordering by open moves as well, on these small boards
+            lost.append(solver.is_lost(game.free))
+        return lost, sum(solver.nodes for solver in solvers.values())
+
+    with_killers, nodes = answers()
+    assert with_killers == [not brute_force_wins(game) for game in games]
+    monkeypatch.setattr(queens_solver, "KILLERS", 0)
+    without, plain_nodes = answers()
+    assert without == with_killers and plain_nodes != nodes
