@@ -77,14 +77,14 @@ def ours(puzzle: Puzzle) -> Run:
 @contextmanager
 def rules_without(left_out: str) -> Iterator[None]:
     """Our solver with one k>1 deduction rule left out."""
-    many, wide, with_trial = propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL
-    propagate.RULES_MANY = tuple(r for r in many if r.__name__ != left_out)
-    propagate.RULES_WIDE = tuple(r for r in wide if r.__name__ != left_out)
-    propagate.RULES_WITH_TRIAL = tuple(r for r in with_trial if r.__name__ != left_out)
+    saved = propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS
+    propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS = (
+        tuple(r for r in rules if r.__name__ != left_out) for rules in saved
+    )
     try:
         yield
     finally:
-        propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL = many, wide, with_trial
+        propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS = saved
 
 
 def ours_without(rule: str) -> Solver:
@@ -97,12 +97,13 @@ def ours_without(rule: str) -> Solver:
 
 def ours_with_confine(puzzle: Puzzle) -> Run:
     """Our solver with confine in the search for k >= 3 too (see propagate.RULES_WIDE)."""
-    wide = propagate.RULES_WIDE
+    wide, cuts = propagate.RULES_WIDE, propagate.RULES_CUTS
     propagate.RULES_WIDE = propagate.RULES_MANY
+    propagate.RULES_CUTS = propagate.RULES_MANY + (propagate.cut_regions,)
     try:
         return ours(puzzle)
     finally:
-        propagate.RULES_WIDE = wide
+        propagate.RULES_WIDE, propagate.RULES_CUTS = wide, cuts
 
 
 def ours_with_trials(depth: int) -> Solver:
@@ -125,7 +126,10 @@ BEFORE = "0fe93c5"  # the commit before issue 12: the solver "before" is measure
 
 
 # The solver's modules in import order: each may import the ones before it.
-SOLVER_MODULES = ("board", "wording", "patterns", "block_rules", "unit_rules", "propagate", "search")
+SOLVER_MODULES = (
+    "board", "wording", "patterns", "branching", "block_rules", "unit_rules", "cut_rules", "propagate",
+    "search",
+)
 
 
 def solver_at(ref: str) -> Solver | None:
@@ -207,7 +211,7 @@ def summarize(name: str, runs: Sequence[Run]) -> Summary:
 
 
 def measure(
-    puzzles: Sequence[Puzzle], solvers: dict[str, Solver], sample: dict[str, int]
+    puzzles: Sequence[Puzzle], solvers: dict[str, Solver], sample: dict[str, int], *, each: bool = False
 ) -> dict[str, Summary]:
     """Each solver on each puzzle, the solvers interleaved puzzle by puzzle (so a burst of load on
     the machine hits them alike); `sample[name]` caps how many puzzles that solver gets. Rows keep
@@ -221,6 +225,10 @@ def measure(
             if i < sample.get(name, len(puzzles)):
                 gc.collect()  # nobody pays for the garbage another solver left behind
                 runs[name].append(solvers[name](puzzle))
+        if each:  # one line a puzzle: each solver's nodes and CPU ms
+            print(f"  #{i:<4}" + "".join(
+                f"  {name}: {r[-1].nodes:>5} nodes {r[-1].seconds * 1000:7.1f} ms"
+                for name, r in runs.items() if len(r) == i + 1), flush=True)
     return {name: summarize(name, r) for name, r in runs.items() if r}
 
 
@@ -256,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--linkedin", action="store_true", help="the LinkedIn levels too, with --sets")
     parser.add_argument("--trials", action="store_true",
                         help="also run ours with the trial rule in the search (root; every node)")
+    parser.add_argument("--each", action="store_true", help="also a line per puzzle: nodes and ms")
     parser.add_argument("--before", default=BEFORE, metavar="REF",
                         help=f"git commit whose solver to measure as 'before' (default {BEFORE}; '': none)")
     args = parser.parse_args(argv)
@@ -285,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sample and args.sample < len(puzzles):
             solvers[f"ours (first {args.sample})"] = ours
             sample[f"ours (first {args.sample})"] = args.sample
-        summaries = measure(puzzles, solvers, sample)
+        summaries = measure(puzzles, solvers, sample, each=args.each)
         print(table(f"{path.name} (n={puzzles[0].n}, k={puzzles[0].k})", summaries), flush=True)
     if args.linkedin or not args.sets:
         linkedin = [p for f in LINKEDIN for p in read_puzzles(str(f))]
@@ -297,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine")
+ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine", "cut_regions")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -45,7 +45,7 @@ from solver.wording import (
 def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
     """For k>1: cover a region's live cells with 2x2 blocks, greedily in reading order. A block
     holds at most one queen, so fewer blocks than k is a contradiction, and exactly k puts one
-    queen in each block (see `_settle_blocks`)."""
+    queen in each block (see `settle_blocks`)."""
     k, n, memo = board.k, board.n, board.memo
     covers = memo.covers
     live_before = cand | queens
@@ -66,7 +66,7 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
             memo.blame = 1 << (2 * n + g)
             return contradiction(f"{_region_needs(board, g)()} but only {count} fit", log)
         if (singles | touching) & cand:
-            state = _settle_blocks(board, cand, queens, singles, touching, _region_needs(board, g), k, log)
+            state = settle_blocks(board, cand, queens, singles, touching, _region_needs(board, g), k, log)
             if state is None:
                 memo.blame = 1 << (2 * n + g)
                 return None
@@ -88,7 +88,7 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
     from one end with 1-wide gaps (a line) or 2x2 blocks (a band) gives the most queens that
     fit: fewer than needed is a contradiction; exactly as many pins each queen between its
     leftmost and rightmost greedy place (a line), or puts one queen in every block (a band: see
-    `_settle_blocks`). The line patterns are taken once per call: after a deduction they hold
+    `settle_blocks`). The line patterns are taken once per call: after a deduction they hold
     more cells than are live, which keeps every later deduction of the call sound.
 
     Only the lines and bands whose patterns changed since the last call are looked at, when
@@ -148,7 +148,7 @@ def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -
             singles, touching = settles
             if (singles | touching) & cand:
                 about = _band_needs(a, horizontal, 2 * k)
-                state = _settle_blocks(board, cand, queens, singles, touching, about, 2 * k, log)
+                state = settle_blocks(board, cand, queens, singles, touching, about, 2 * k, log)
                 if state is None:
                     memo.blame = 3 << (a if horizontal else n + a)
                     return None
@@ -422,7 +422,7 @@ def settle_group(
         return contradiction(f"{about()} hold {k} queens but only {count} fit", log)
     if count == k and (singles | touching) & cand:
         hold: Describe = lambda: f"{about()} hold {k} queens"  # noqa: E731
-        return _settle_blocks(board, cand, queens, singles, touching, hold, k, log)
+        return settle_blocks(board, cand, queens, singles, touching, hold, k, log)
     return cand, queens
 
 
@@ -472,7 +472,7 @@ def block_settles(board: Board, blocks: list[int]) -> tuple[int, int]:
     return singles, drop
 
 
-def _settle_blocks(
+def settle_blocks(
     board: Board, cand: int, queens: int, singles: int, touching: int, about: Describe, count: int,
     log: list[Step] | None,
 ) -> State | None:

@@ -27,8 +27,15 @@ LinesSeen = tuple[int, int, int, list[int], list[int]]
 # What a greedy 2x2 cover settles: (blocks in it, up to k+1; singles; touching), see
 # block_rules.region_cover
 Cover = tuple[int, int, int]
+# A group of cut_rules.cut_regions: (its cells, the queens it holds, whether its lines are rows,
+# its first and last line, the regions it is part of, a bit per region number); see cut_groups
+CutGroup = tuple[int, int, bool, int, int, int]
+CutGroups = dict[int, CutGroup]  # the groups of one board's cuts between rows (columns), by cells
+# For cut_regions, Seen and the groups of the call, between rows and between columns
+CutsSeen = tuple[int, int, int, CutGroups, CutGroups]
 # Memo.last_calls: the Seen of settle_units, cover_regions and squeeze_units, then count_blocks'
-LastCalls = tuple["Seen | None", "Seen | None", "Seen | None", "LinesSeen | None"]
+# and cut_regions'
+LastCalls = tuple["Seen | None", "Seen | None", "Seen | None", "LinesSeen | None", "CutsSeen | None"]
 
 
 class StepKind(str, Enum):
@@ -108,10 +115,17 @@ class Memo:
     squeezed_seen: Seen | None = None  # the same for squeeze_units (which looks at candidates)
     # squeezed[need]: a region's candidates -> the cells squeeze_units drops for it
     squeezed: tuple[dict[int, int], ...] = ()
+    # (horizontal, each region's lines with a live cell...) -> cut_rules.cut_groups of them
+    cuts: dict[tuple[int, ...], CutGroups | None] = field(default_factory=dict)
+    # a cut group's live cells << 6 | the queens it holds -> its cover (cut_rules.cut_cover)
+    cut_covers: dict[int, Cover] = field(default_factory=dict)
+    # a set of regions (a bit per region number) -> their cells
+    region_sets: dict[int, int] = field(default_factory=dict)
+    cuts_seen: CutsSeen | None = None  # what the last cut_regions call left and looked at
 
     def last_calls(self) -> LastCalls:
         """What the change-tracking rules' last calls left (see Seen), to `resume` from later."""
-        return self.settled, self.covered, self.squeezed_seen, self.lines_seen
+        return self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen
 
     def resume(self, calls: LastCalls) -> None:
         """Take the rules back to `calls` (from `last_calls`). The search does this before each
@@ -120,7 +134,7 @@ class Memo:
         last branch's leaf. Measured (issue 12, slowest 17x17 puzzle): without it 2,521 of 16,363
         rule calls looked at every unit, with it none; mean CPU time with/without, same process,
         same nodes: games/stars4-17-hard 280/314 ms, 17-4-sample 180/184, 10-2-expert 6.94/7.11."""
-        self.settled, self.covered, self.squeezed_seen, self.lines_seen = calls
+        self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen = calls
 
 
 def group_key(span: int, inside: int, tag: int, n: int) -> int:

@@ -1,5 +1,5 @@
 """What the search branches on for k >= 4, besides the tightest unit: a 2x2 block of a band known
-to hold exactly one queen, when it has far fewer candidates.
+to hold exactly one queen, when it has fewer candidates (MARGIN).
 
 Two adjacent rows (columns), a band, whose candidates' positions across fit exactly as many queens
 no two side by side (the greedy count, `patterns.greedy_count`) as the two lines still need hold
@@ -16,6 +16,10 @@ MARGIN 2: 627/2105, 778/2173; 4: 613/1976, 856/2217. A line's pairs of cells (a 
 exactly its need) change nothing beside the bands, nor alone; the regions' 2x2 covers (those with
 exactly as many blocks as the region needs) do worse, alone (17-4 572/2229, hard set 1062/3057) or
 beside the bands (622/1981, 994/2593).
+
+Since the search counts cuts (cut_rules.cut_regions), MARGIN 1 pays (issue 12, same process,
+interleaved; nodes mean/max): 17-4-sample 230/709 (MARGIN 3) -> 167/515, the hard set 405/1293
+-> 390/1244 (MARGIN 2: 249/716, 390/1270).
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from solver.patterns import greedy_count
 # Block branching runs from this many stars per unit (the sets with fewer were not measured with it).
 BLOCK_FROM_K = 4
 # A block is taken over the tightest unit when it has at least this many fewer candidates than
-# the unit has branches (candidates minus need, plus one); 1 would be "fewer branches".
-MARGIN = 3
+# the unit has branches (candidates minus need, plus one); 1: fewer branches (see above).
+MARGIN = 1
 
 
 def block_branch(board: Board, cand: int, queens: int, branches: int) -> tuple[int, int]:

@@ -28,12 +28,14 @@ from solver.board import (
     board_of_regions,
     place,
 )
+from solver.cut_rules import cut_regions
 from solver.unit_rules import confine, eliminate_attackers, settle_units
 from solver.wording import contradiction, trial_step
 
 __all__ = [
     "RULES_MANY",
     "RULES_ONE",
+    "RULES_CUTS",
     "RULES_WIDE",
     "RULES_WITH_TRIAL",
     "TRIAL_SLACK",
@@ -45,6 +47,7 @@ __all__ = [
     "board_of",
     "board_of_regions",
     "confine",
+    "cut_regions",
     "count_blocks",
     "cover_regions",
     "eliminate_attackers",
@@ -166,16 +169,30 @@ RULES_WITH_TRIAL: tuple[Deduction, ...] = RULES_MANY + (trial,)
 # 2-star sets it stays: without it 11-2-hard takes 2.4x its worst time (nodes 14 -> 131), 10-2 1.4x.
 RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units)
 LEAN_FROM_K = 3
+# The search for k >= CUTS_FROM_K adds cut_regions (solver/cut_rules.py) last: the cuts between
+# adjacent lines against the regions they split, with up to 3 units' worth of queens counted in
+# 2x2 blocks. Measured (issue 12, benchmarks/starbattle.py --before b59cb45, one process; nodes
+# mean/max, CPU ms mean/max; MARGIN 3 in solver/branching.py): 17-4-sample 569/1877 -> 230/709
+# nodes, 134/402 -> 105/305 ms; the hard 17x17 set 808/1952 -> 405/1293 nodes, 207/525 -> 180/442
+# ms. Its every strip of lines (not only those from an edge) cut the nodes 5% more at twice the
+# cost; run before squeeze_units, no better. The boards that propagation alone solves pay for it:
+# 21-5 2.9 -> 3.2 ms mean (nodes 1.4/7 -> 1.1/3), 25-6 3.2 -> 3.5 ms. From k = 3 it takes 14-3-hard
+# from 3.1/22 nodes to 1.4/11 but 1.38 -> 1.56 ms mean (14-3-med 0.99 -> 1.10 ms): not there.
+# Explanations leave it out (their steps stay those of RULES_MANY).
+RULES_CUTS: tuple[Deduction, ...] = RULES_WIDE + (cut_regions,)
+CUTS_FROM_K = 4
 
 
 def rules_for(k: int, *, trials: bool = False, search: bool = False) -> tuple[Deduction, ...]:
     """The rules propagation runs for k queens a unit; with `trials` (k>1 only) `trial` last;
-    with `search` (not explaining) RULES_WIDE from k = LEAN_FROM_K up. (Read at each call, so
-    benchmarks/starbattle.py can leave a rule out.)"""
+    with `search` (not explaining) RULES_WIDE from k = LEAN_FROM_K up, RULES_CUTS from
+    k = CUTS_FROM_K. (Read at each call, so benchmarks/starbattle.py can leave a rule out.)"""
     if k == 1:
         return RULES_ONE
     if trials:
         return RULES_WITH_TRIAL
+    if search and k >= CUTS_FROM_K:
+        return RULES_CUTS
     return RULES_WIDE if search and k >= LEAN_FROM_K else RULES_MANY
 
 

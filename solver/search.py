@@ -3,9 +3,9 @@
 The whole solver is `propagate` (solver/propagate.py) and `_explore` here: try each candidate
 of the tightest unit as that unit's next queen, recurse, and rule the candidate out once its
 branch is done, so branches never overlap and counting needs no de-duplication. For k >= 4 a
-2x2 block of two lines known to hold exactly one queen is branched on instead when it has far
-fewer candidates (solver/branching.py). Counting stops as soon as `limit` answers are found (2 is
-enough to prove an answer unique).
+2x2 block of two lines known to hold exactly one queen is branched on instead when it has fewer
+candidates than the unit has branches (solver/branching.py). Counting stops as soon as `limit`
+answers are found (2 is enough to prove an answer unique).
 
 What one search learns as it goes: how often each unit held a contradiction (`_Tally.weights`),
 which breaks ties between equally tight units; and at each node what the rules' last calls left

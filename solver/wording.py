@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from solver.board import Board, State, Step, StepKind, bits
+from solver.board import Board, CutGroup, State, Step, StepKind, bits
 
 Describe = Callable[[], str]  # words for a set of cells, built only when someone reads them
 
@@ -72,6 +72,23 @@ def group_done_step(board: Board, about: str, live: int) -> Step:
     """A group of cells that holds k queens has them all: its candidates `live` go."""
     text = f"{about} hold exactly {board.k} queens, all placed: remove {board.names(live)}"
     return Step(text, board.cells(live), kind=StepKind.CONFINE)
+
+
+def group_empty_step(board: Board, about: str, live: int) -> Step:
+    """A group of cells that holds no queen (solver/cut_rules.py): its candidates `live` go."""
+    text = f"{about} hold no queens: remove {board.names(live)}"
+    return Step(text, board.cells(live), kind=StepKind.CONFINE)
+
+
+def cut_side_text(board: Board, group: CutGroup) -> str:
+    """Words for a group of cut_rules (its cells, queens, rows or columns, first and last line,
+    regions): "regions A, B in rows 1-5"."""
+    _, _, horizontal, first, last, regions = group
+    word = "rows" if horizontal else "columns"
+    if not regions:
+        return f"the cells of split regions in {word} that whole regions fill"
+    lines = lines_text(word, ((1 << (last + 1)) - 1) ^ ((1 << first) - 1))
+    return f"{regions_text(board, bits(regions))} in {lines}"
 
 
 def group_forced_step(board: Board, about: str, live: int) -> Step:

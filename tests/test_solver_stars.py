@@ -20,6 +20,7 @@ from benchmarks.baseline import count_solutions as baseline_count
 from solver import explain, search
 from solver.block_rules import block_settles, cover_regions, region_cover
 from solver.board import changed_units
+from solver.cut_rules import cut_groups, cut_regions
 from solver.formats import read_puzzles
 from solver.patterns import band_pairs
 from solver.propagate import StepKind, board_of, place, propagate, rules_for, settle_units, trial
@@ -219,19 +220,20 @@ def test_the_incremental_rules_keep_the_node_counts_of_a_fresh_search():
     # The same search with every rule's memory wiped before each call: the same nodes.
     puzzle = read_puzzles(str(HARD_SET))[1] if HARD_SET.exists() else STALLS
     nodes = search(puzzle, limit=2).nodes
-    saved = propagate_module.RULES_MANY, propagate_module.RULES_WIDE
+    saved = propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS
     propagate_module.RULES_MANY = tuple(_forgetful(rule) for rule in saved[0])
     propagate_module.RULES_WIDE = tuple(_forgetful(rule) for rule in saved[1])
+    propagate_module.RULES_CUTS = tuple(_forgetful(rule) for rule in saved[2])
     try:
         assert search(puzzle, limit=2).nodes == nodes
     finally:
-        propagate_module.RULES_MANY, propagate_module.RULES_WIDE = saved
+        propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS = saved
 
 
 def _forgetful(rule):
     def run(board, cand, queens, log):
         memo = board.memo
-        memo.settled = memo.covered = memo.squeezed_seen = memo.lines_seen = None
+        memo.settled = memo.covered = memo.squeezed_seen = memo.lines_seen = memo.cuts_seen = None
         return rule(board, cand, queens, log)
 
     return run
@@ -323,7 +325,7 @@ def test_resume_takes_the_rules_back_to_what_they_left_at_a_node():
     board = board_of(STALLS)
     cand, queens = propagate(board, full(STALLS), 0)
     calls = board.memo.last_calls()
-    assert all(seen is not None for seen in calls)
+    assert all(seen is not None for seen in calls[:4])  # cut_regions runs from k = 4
     child = place(board, cand, queens, cand & -cand)
     assert child is not None
     propagate(board, *child)
@@ -392,3 +394,73 @@ def test_the_tightest_unit_goes_on_ties_to_the_unit_with_more_contradictions():
     assert SEARCH_MODULE._tightest_unit(board, cand, queens, weights) == (rightmost, 2)
     weights[0] = 99  # a roomier unit stays behind, however often it failed
     assert SEARCH_MODULE._tightest_unit(board, cand, queens, weights) == (rightmost, 2)
+
+
+# --- cuts between adjacent lines against the regions they split (solver/cut_rules.py) ----------
+
+# Row 1 is region A but for its last cell, of region B, which runs down column 6 to row 4.
+CUT = Puzzle.from_rows(["AAAAAB", "CCCCCB", "CDDEEB", "CDDEEB", "DDDEEF", "DDFFFF"], k=2)
+
+
+def test_a_cut_empties_the_split_regions_on_a_side_that_whole_regions_fill():
+    # Row 1 holds A's two queens: the cut below it leaves none for B above it.
+    board = board_of(CUT)
+    rows_of = [sum(1 << r for r in {r for r, _ in cells_of(mask, 6)}) for mask in board.region_masks]
+    groups = cut_groups(board, rows_of, True)
+    assert groups is not None
+    empty, (_, held, horizontal, *_) = next(iter(groups.items()))
+    assert held == 0 and horizontal
+    assert empty == mask_of([(0, 5)], 6)
+    # Rows 2-6 hold 10 queens, 8 of them the four regions wholly there: B's cells there hold 2.
+    assert (mask_of([(1, 5), (2, 5), (3, 5)], 6), 2) in [(g, group[1]) for g, group in groups.items()]
+
+
+def test_cut_groups_fail_when_more_regions_lie_wholly_on_one_side_than_it_has_lines():
+    board = board_of(CUT)
+    rows_of = [0b1, 0b1, 0b110, 0b1100, 0b11000, 0b111000]  # A and B both in row 1 alone
+    assert cut_groups(board, rows_of, True) is None
+    assert cut_groups(board, [0b1, 0b1111, 0b1110, 0b111100, 0b111100, 0b111000], True) is not None
+
+
+def test_a_cut_whose_split_cells_fit_only_their_queens_puts_one_in_each_block():
+    # Where propagation stalls on the small board, columns 1-5 hold 10 queens, 8 of them the
+    # regions wholly there: F's and I's cells there fit just 2 blocks, one a single cell, r5c5.
+    board = board_of(STALLS)
+    cand, queens = stalled(STALLS)
+    answer = mask_of(search(STALLS, limit=1).solution.queens, STALLS.n)
+    log: list = []
+    state = cut_regions(board, cand, queens, log)
+    assert state is not None
+    assert state[1] & ~queens == mask_of([(4, 4)], STALLS.n) and answer & mask_of([(4, 4)], STALLS.n)
+    assert answer & ~(state[0] | state[1]) == 0
+    assert [step.kind for step in log] == [StepKind.BLOCK] and "regions F, I in columns 1-5" in log[0].text
+
+
+def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
+    # In every state the search meets that the answer lies within, the rule keeps the answer
+    # (removes none of its queens, places none elsewhere); and it finds something.
+    puzzle = read_puzzles(str(HARD_SET))[3]
+    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    finds = []
+
+    def spy(board, cand, queens, log):
+        state = cut_regions(board, cand, queens, log)
+        if queens & ~answer == 0 and answer & ~(cand | queens) == 0:
+            assert state is not None
+            assert state[1] & ~answer == 0 and answer & ~(state[0] | state[1]) == 0
+            if state != (cand, queens):
+                finds.append(state)
+        return state
+
+    spied = tuple(spy if rule is cut_regions else rule for rule in propagate_module.RULES_CUTS)
+    monkeypatch.setattr(propagate_module, "RULES_CUTS", spied)
+    monkeypatch.setattr(SEARCH_MODULE, "TRIAL_DEPTH", -1)  # as the product runs (see monkeypatch_depth)
+    result = search(puzzle, limit=2)
+    assert result.count == 1 and is_solution(puzzle, result.solution)
+    assert finds
+
+
+def test_the_search_counts_cuts_from_four_stars():
+    assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
