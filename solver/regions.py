@@ -104,6 +104,37 @@ def is_connected(cells: set[Cell]) -> bool:
     return bool(cells) and len(reachable(next(iter(cells)), cells)) == len(cells)
 
 
+def neighbours_of(n: int, cell: Cell) -> list[Cell]:
+    """The cells of an n x n board next to `cell` along an edge."""
+    r, c = cell
+    return [(r + dr, c + dc) for dr, dc in _STEPS if 0 <= r + dr < n and 0 <= c + dc < n]
+
+
+def join_cells(members: Sequence[Cell], area: set[Cell]) -> set[Cell]:
+    """`members` plus shortest paths inside `area` that connect them all (a greedy Steiner tree)."""
+    tree = {members[0]}
+    for target in members[1:]:
+        if target in tree:
+            continue
+        came_from: dict[Cell, Cell | None] = {target: None}
+        queue = [target]
+        end: Cell | None = None
+        for cell in queue:
+            if cell in tree:
+                end = cell
+                break
+            for dr, dc in _STEPS:
+                step = (cell[0] + dr, cell[1] + dc)
+                if step in area and step not in came_from:
+                    came_from[step] = cell
+                    queue.append(step)
+        at = came_from[end] if end is not None else None
+        while at is not None:
+            tree.add(at)
+            at = came_from[at]
+    return tree
+
+
 def _open_neighbours(grid: list[list[int]], n: int, r: int, c: int) -> list[Cell]:
     return [(r + dr, c + dc) for dr, dc in _STEPS
             if 0 <= r + dr < n and 0 <= c + dc < n and grid[r + dr][c + dc] == -1]

@@ -1,6 +1,7 @@
 """The generator: every puzzle it makes is valid, connected and has exactly one solution (checked
-with the plain baseline solver, independent of the generator's own search), seeds repeat, the
-files in games/ hold, and `queens-autosolve generate` reports bad input in one line."""
+with the plain baseline solver, independent of the solver the generator searches with), its
+rival searches agree with brute force, seeds repeat, the files in games/ hold, and
+`queens-autosolve generate` reports bad input in one line."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ import pytest
 from conftest import GAMES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracles import find_solutions
 
 from autosolve.cli import main
 from benchmarks import baseline
 from solver import generate as generate_module
 from solver.errors import QueensError
 from solver.formats import format_puzzle, parse_puzzles, read_puzzles
-from solver.generate import check_size, find_solutions, generate_hard, generate_puzzle, hardest
-from solver.puzzle import Puzzle, is_solution
+from solver.generate import ONE_AT_A_TIME, check_size, generate_hard, generate_puzzle, hardest
+from solver.grow import UNKNOWN, Budgets, Growth, RegionMap
+from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from solver.regions import grow_star_regions, is_connected, random_solution_cells
 from solver.search import search
 
@@ -107,16 +110,87 @@ def test_star_regions_hold_k_answer_queens_each_and_are_connected(seed):
     assert all(is_connected(cells) for cells in region_cells(puzzle))
 
 
+def ambiguous_map(seed: int) -> tuple[Puzzle, list[tuple[int, int]]]:
+    """A 6x6..8x8 map grown at random around an answer (so usually with more answers), and that answer."""
+    rng = random.Random(seed)
+    n = 6 + seed % 3
+    queens = random_solution_cells(n, 1, rng)
+    return Puzzle.from_region_grid(grow_star_regions(n, queens, 1, rng)), queens
+
+
 def test_find_solutions_agrees_with_the_baseline_on_ambiguous_maps():
     for seed in range(40):
-        rng = random.Random(seed)
-        n = 6 + seed % 3
-        queens = random_solution_cells(n, 1, rng)
-        puzzle = Puzzle.from_region_grid(grow_star_regions(n, queens, 1, rng))
+        puzzle, _ = ambiguous_map(seed)
         count, _ = baseline.count_solutions(puzzle, limit=30)
         found = find_solutions(puzzle, limit=30)
         assert len(found) == count
         assert len(set(found)) == count and all(is_solution(puzzle, s) for s in found)
+
+
+def test_a_rival_is_another_answer_and_found_whenever_brute_force_finds_one():
+    for seed in range(20):
+        puzzle, queens = ambiguous_map(seed)
+        board = RegionMap([list(row) for row in puzzle.regions], 1, "touch", queens)
+        rival = board.rival()
+        assert (rival == 0) == (len(find_solutions(puzzle, limit=2)) == 1)
+        if rival:  # an answer, and one with a queen forced on one of its own cells is found too
+            assert rival != mask_of(queens, puzzle.n) and is_solution(puzzle, cells_of(rival, puzzle.n))
+            cell = next(c for c in cells_of(rival, puzzle.n) if c not in queens)
+            forced = board.rival(mask_of([cell], puzzle.n))
+            assert cell in cells_of(forced, puzzle.n) and is_solution(puzzle, cells_of(forced, puzzle.n))
+
+
+def test_a_rival_search_out_of_budget_says_unknown():
+    board = RegionMap([[r] * 8 for r in range(8)], 1, "touch",
+                      [(0, 0), (1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5), (7, 7)])
+    assert board.rival(budget=1) == UNKNOWN
+    assert board.rival() not in (0, UNKNOWN)
+
+
+def test_unassigned_cells_hold_no_queen_in_a_rival():
+    queens = [(0, 0), (1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5), (7, 7)]
+    grid = [[-1] * 8 for _ in range(8)]
+    for region, (r, c) in enumerate(queens):  # each region is its intended queen alone
+        grid[r][c] = region
+    assert RegionMap(grid, 1, "touch", queens).rival() == 0
+
+
+def test_the_residue_holds_every_queen_of_every_other_answer():
+    for seed in range(20):
+        puzzle, queens = ambiguous_map(seed)
+        board = RegionMap([list(row) for row in puzzle.regions], 1, "touch", queens)
+        residue = board.residue()
+        intended = mask_of(queens, puzzle.n)
+        for answer in find_solutions(puzzle, limit=30):
+            assert not mask_of(answer.queens, puzzle.n) & ~intended & ~residue
+        assert (residue == 0) <= (len(find_solutions(puzzle, limit=2)) == 1)
+
+
+@pytest.mark.parametrize(("n", "k", "seed"), [(7, 1, 1), (9, 1, 2), (12, 1, 3), (10, 2, 4)])
+def test_growth_in_batches_lets_no_rival_in(n, k, seed):
+    rng = random.Random(seed)
+    queens = random_solution_cells(n, k, rng)
+    board = RegionMap(generate_module.seed_regions(n, queens, k, rng), k, "touch", queens)
+    if board.rival():
+        pytest.skip("the seed map already has a rival")
+    growth = Growth(board, set(queens), rng, None)
+    while growth.frontier or growth.unchecked:
+        growth.add_batch()
+        if growth.unchecked:
+            growth.check_batch()
+    assert len(board.unassigned()) < n * n - n * k  # it grew
+    assert board.rival() == 0
+
+
+@pytest.mark.parametrize(("n", "k", "seed"), [(6, 1, 1), (7, 1, 2), (8, 1, 3), (8, 2, 4)])
+def test_generated_puzzles_have_one_solution_by_brute_force(n, k, seed):
+    assert len(find_solutions(generate_puzzle(n, k, rng=seed), limit=2)) == 1
+
+
+@pytest.mark.parametrize("budgets", [ONE_AT_A_TIME, Budgets(evictions=0.3), Budgets(check=None, rival=None)])
+@pytest.mark.parametrize(("n", "k"), [(9, 1), (8, 2)])
+def test_other_budgets_also_make_unique_puzzles(n, k, budgets):
+    assert_good_puzzle(generate_puzzle(n, k, rng=11, budgets=budgets), n, k)
 
 
 @pytest.mark.parametrize(
@@ -156,11 +230,7 @@ def test_every_game_file_parses_and_each_puzzle_has_one_solution(path):
         assert all(is_connected(cells) for cells in region_cells(puzzle))
         if puzzle.n <= 8 or (puzzle.k == 1 and puzzle.n <= 10):
             count, _ = baseline.count_solutions(puzzle, limit=2)  # independent of the generator
-        elif puzzle.k >= 4:
-            # The hard 17x17 sets: the enumerator takes minutes a puzzle there (measured: over
-            # 120 s); the fast solver needs about a second
-            count = search(puzzle, limit=2).count
-        else:  # the solver, checked against brute force by the property tests
+        else:  # the solver, itself checked against brute force (above and in test_solver.py)
             count = search(puzzle, limit=2).count
         assert count == 1, puzzle.name
 
