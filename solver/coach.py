@@ -25,12 +25,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from solver.block_rules import count_blocks, cover_regions, squeeze_units
+from solver.block_rules import count_blocks, cover_regions
 from solver.board import Board, Deduction, State, Step, StepKind, board_of, place
 from solver.errors import QueensError
 from solver.propagate import fixed_point, rules_for
 from solver.puzzle import Cell, Puzzle, Solution, cell_name, cells_of, mask_of
 from solver.search import search
+from solver.squeeze_rules import squeeze_units
 from solver.unit_rules import confine, eliminate_attackers, settle_units
 
 

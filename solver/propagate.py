@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.block_rules import count_blocks, cover_regions, squeeze_units
+from solver.block_rules import count_blocks, cover_regions
 from solver.board import (
     Board,
     Deduction,
@@ -29,6 +29,7 @@ from solver.board import (
     place,
 )
 from solver.cut_rules import cut_regions
+from solver.squeeze_rules import squeeze_units
 from solver.unit_rules import confine, eliminate_attackers, settle_units
 from solver.wording import contradiction, trial_step
 

@@ -7,16 +7,8 @@ import numpy as np
 import pytest
 
 from actuator.clicker import MAX_GAP, Pace
-from autosolve.pipeline import (
-    STABLE,
-    VERIFY_CAP,
-    Settling,
-    cell_differences,
-    cut_advice,
-    edges_touched,
-    not_visible_message,
-    park_point,
-)
+from autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
+from autosolve.pipeline import cut_advice, edges_touched, not_visible_message, park_point
 from capture import Frame, FrameSource, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
 from vision.recheck import Recheck

@@ -15,8 +15,9 @@ from live import practice_page, wait_until, xdotool, xmessage
 
 from actuator.errors import UnsafeToClick
 from autosolve import pipeline
+from autosolve.aftercheck import board_differences
 from autosolve.commands.run import report_lines, result_json
-from autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch, board_differences
+from autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch
 from capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle, Solution
