@@ -5,13 +5,14 @@ page (or the window) itself recorded, the tool's exit status or error, and its m
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from live import practice_page, wait_until, xdotool, xmessage
+from live import practice_page, wait_painted, wait_until, xdotool, xmessage
 from Xlib import X
 
 from autosolve.browser import Chromium, wait_for_window
@@ -100,7 +101,7 @@ def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
         height = browser.evaluate("document.getElementById('board').getBoundingClientRect().height")
         browser.evaluate(f"window.scrollTo(0, {top} + {height} * {rows_hidden} / 9)")
         wait_until(lambda: browser.evaluate("window.scrollY") > 0)
-        time.sleep(0.2)  # painted
+        wait_painted(browser)
         cut = run_here(capsys, xvfb.display)
         assert sent_clicks == [] and server.state().moves == 0
         scrolled = run_cli(xvfb.display, "--scroll")
@@ -198,10 +199,11 @@ def test_the_user_taking_the_mouse_stops_the_clicks_and_keeps_the_mouse(browser,
         server.wait_for(lambda state: state.moves > 0, timeout=20)  # the clicks have begun
         move_mouse_as_a_hand_does(xvfb.display, spot)
         out, err = tool.communicate(timeout=30)
-        time.sleep(0.3)  # any click still on its way reaches the page
-        state = server.state()
+        made = re.search(r"stopped after (\d+) of 18 clicks", err)
+        assert tool.returncode == 2 and made, out + err
+        # the page took exactly the clicks the tool says it made, and no more came
+        state = server.wait_for(lambda state: state.moves == int(made.group(1)), timeout=5)
         after = desktop.pointer()
-    assert tool.returncode == 2, out + err
     assert "the mouse was moved" in err and "left the mouse to you" in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not state.solved and 0 < state.moves < 2 * 9, state.states
