@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from solver.block_rules import block_settles, settle_blocks
 from solver.board import Board, Cover, CutGroup, CutGroups, State, Step, transpose
-from solver.unit_rules import rows_and_cols
+from solver.unit_rules import region_spans
 from solver.wording import Describe, contradiction, cut_side_text, group_empty_step
 
 # A group is counted when it holds at most this many units' worth of queens (the lines on its
@@ -39,7 +39,7 @@ def cut_regions(board: Board, cand: int, queens: int, log: list[Step] | None) ->
         return cand, queens  # all placed (else settle_units finds a unit short): nothing to count
     memo = board.memo
     live_start = cand | queens
-    rows_of, cols_of = _region_spans(board, live_start)
+    rows_of, cols_of = region_spans(board, live_start)
     seen = memo.cuts_seen
     if seen is not None and (cand & ~seen[0] or live_start & ~seen[1]):
         seen = None  # another branch's call: no guide
@@ -69,22 +69,6 @@ _UNSEEN: CutGroups = {}  # marks a key not in Memo.cuts
 
 def _word(horizontal: bool) -> str:
     return "rows" if horizontal else "columns"
-
-
-def _region_spans(board: Board, live: int) -> tuple[list[int], list[int]]:
-    """Each region's rows and columns (n-bit sets) with a live cell, from Memo.spans."""
-    n = board.n
-    row_bits = (1 << n) - 1
-    spans = board.memo.spans
-    rows_of, cols_of = [], []
-    for region in board.region_masks:
-        m = live & region
-        both = spans.get(m)
-        if both is None:
-            both = spans[m] = rows_and_cols(m, n)
-        rows_of.append(both >> n)
-        cols_of.append(both & row_bits)
-    return rows_of, cols_of
 
 
 def cut_groups(board: Board, spans: list[int], horizontal: bool) -> CutGroups | None:

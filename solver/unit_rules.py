@@ -145,27 +145,15 @@ def confine(board: Board, cand: int, queens: int, log: list[Step] | None) -> Sta
 
     The sets tried are those spanned by one region (or line): the regions (lines) that fit inside
     it are counted; more of them than lines (regions) is a contradiction."""
-    live = cand | queens
-    n = board.n
-    row_bits = (1 << n) - 1
-    spans = board.memo.spans
     # region_rows[g] / region_cols[g]: the rows / columns where region g still has a cell
-    region_rows = []
-    region_cols = []
-    for region in board.region_masks:
-        m = live & region
-        both = spans.get(m)
-        if both is None:
-            both = spans[m] = rows_and_cols(m, n)
-        region_rows.append(both >> n)
-        region_cols.append(both & row_bits)
+    region_rows, region_cols = region_spans(board, cand | queens)
     directions = ((board.rows, region_rows, "rows"), (board.cols, region_cols, "columns"))
     for lines, region_lines, word in directions:
         state = _confine_regions_to_lines(board, cand, queens, lines, region_lines, word, log)
         if state is None:
             return None
         cand, queens = state
-        line_regions = transpose(region_lines, n)
+        line_regions = transpose(region_lines, board.n)
         state = _confine_lines_to_regions(board, cand, queens, lines, line_regions, word, log)
         if state is None:
             return None
@@ -180,6 +168,22 @@ def _spans(sets: list[int], n: int) -> set[int]:
     spans.discard(0)
     spans.discard((1 << n) - 1)
     return spans
+
+
+def region_spans(board: Board, live: int) -> tuple[list[int], list[int]]:
+    """Each region's rows and columns (n-bit sets) with a live cell, from Memo.spans."""
+    n = board.n
+    row_bits = (1 << n) - 1
+    spans = board.memo.spans
+    rows_of, cols_of = [], []
+    for region in board.region_masks:
+        m = live & region
+        both = spans.get(m)
+        if both is None:
+            both = spans[m] = rows_and_cols(m, n)
+        rows_of.append(both >> n)
+        cols_of.append(both & row_bits)
+    return rows_of, cols_of
 
 
 def rows_and_cols(m: int, n: int) -> int:
