@@ -42,9 +42,10 @@ def practice_page(
             server.wait_for(lambda state: state.reports > 0, timeout=20)
             if whole_board:
                 wait_for_board(browser.display, puzzle.n, chromium=browser)
-            else:  # the window cuts the board off: its window is up and two frames are drawn
+            else:  # the window cuts the board off: its window is up and shows cells
                 wait_for_window(browser.display, "Queens", contains=True)
                 wait_painted(browser)
+                wait_until(lambda: shows_cells(browser.display), what="the board's cells on screen")
             yield server
         finally:
             browser.open("about:blank")  # no stale "Queens" window left for the next test
@@ -97,6 +98,23 @@ def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not hold within {timeout:g}s")
         time.sleep(0.05)
+
+
+def shows_cells(display: str) -> bool:
+    """Whether the Queens window on `display` shows a grid of cells, whole or cut off (a new
+    window can report its frames drawn before the X server shows them)."""
+    from capture import Desktop
+    from vision import BoardCutOff, BoardNotFound, read_board
+
+    with Desktop(display) as desktop:
+        frame = desktop.grab_window(desktop.find_window())
+    try:
+        read_board(frame.rgb)
+    except BoardCutOff:
+        return True
+    except BoardNotFound as exc:
+        return "no grid of square cells" not in str(exc) and "blank" not in str(exc)
+    return True
 
 
 def wait_painted(browser: Chromium) -> None:
