@@ -50,7 +50,7 @@ from solver.grow import (
     RegionShaper,
     assign_leftovers,
 )
-from solver.puzzle import Cell, Puzzle, Rule, cells_of, mask_of
+from solver.puzzle import Cell, Puzzle, Rule, cells_of
 from solver.regions import grow_star_regions, join_cells, neighbours_of, random_solution_cells, reachable
 from solver.search import count_solutions, search
 
@@ -222,7 +222,7 @@ def break_rival(board: RegionMap, rival: int, keep: set[Cell], rng: random.Rando
         old = board.region_at(moved[0])
         for here in moved:
             board.move(here, region)
-        if not any(board.rival(mask_of([here], board.n), board.budgets.check) for here in moved):
+        if not any(board.opens_rival(here) for here in moved):
             return moved
         for here in moved:
             board.move(here, old)

@@ -131,6 +131,11 @@ class RegionMap:
         found, finished = search_board(board, sum(self.masks), queens, skip=self.intended, budget=budget)
         return found if finished else UNKNOWN
 
+    def opens_rival(self, cell: Cell) -> bool:
+        """Whether some rival has a queen on `cell`: a search with a queen forced there, within
+        `budgets.check` nodes (one that runs out counts as yes)."""
+        return self.rival(self.bit(cell), self.budgets.check) != 0
+
     def take_out(self, cell: Cell, keep: set[Cell]) -> list[Cell]:
         """Make `cell` unassigned, and with it the cells of its region that lose touch with the
         region's intended queens (`keep`); the cells taken out, `cell` first."""
@@ -254,7 +259,7 @@ class Growth:
                     if (cell, region) in failed:
                         continue
                     board.move(cell, region)
-                    if board.rival(board.bit(cell), board.budgets.check) == 0:
+                    if not board.opens_rival(cell):
                         admitted = True
                         break
                     board.move(cell, -1)
@@ -293,7 +298,7 @@ class Growth:
         old = board.region_at(cell)
         for region in board.bordering_regions(cell):
             board.move(cell, region)
-            if board.rival(board.bit(cell), board.budgets.check) == 0:
+            if not board.opens_rival(cell):
                 return True
         board.move(cell, old)
         return False

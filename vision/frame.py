@@ -175,10 +175,14 @@ def _view_edge_at(view: np.ndarray, edge: float, along: np.ndarray, pitch: float
         return False  # the board reaches the image's end along this side: nothing to tell by
     rows = np.clip(np.rint(along).astype(int), 0, h - 1)
     outside = np.concatenate(ends)
-    for col in range(max(2, int(edge) - 3), min(w - 2, int(edge + 0.9 * cell))):
-        across = np.count_nonzero(view[rows, col] == 0) >= 0.9 * len(rows)
+    first, stop = max(2, int(edge) - 3), min(w - 2, int(edge + 0.9 * cell))
+    if stop <= first:
+        return False
+    # the columns dark across the side (a frame's, or the view edge's), then the line test on those
+    across = np.count_nonzero(view[rows, first:stop] == 0, axis=0) >= 0.9 * len(rows)
+    for col in (np.flatnonzero(across) + first).tolist():
         line = (view[outside, col] == 0) & (view[outside, col - 2] > 0) & (view[outside, col + 2] > 0)
-        if across and np.count_nonzero(line) >= 0.9 * len(outside):
+        if np.count_nonzero(line) >= 0.9 * len(outside):
             return True
     return False
 
