@@ -362,12 +362,13 @@ def settle_group(
 # --- blocks -------------------------------------------------------------------------------------
 
 
-def greedy_cover(board: Board, live: int) -> list[int]:
-    """Disjoint 2x2-square pieces covering `live`, greedily in reading order (stopping at k+1)."""
-    k = board.k
+def greedy_cover(board: Board, live: int, stop: int | None = None) -> list[int]:
+    """Disjoint 2x2-square pieces covering `live`, greedily in reading order (stopping at
+    `stop` + 1, by default k + 1)."""
+    stop = board.k if stop is None else stop
     right, left = board.squares
     blocks: list[int] = []
-    while live and len(blocks) <= k:
+    while live and len(blocks) <= stop:
         i = (live & -live).bit_length() - 1
         a, b = live & right[i], live & left[i]
         block = a if a.bit_count() >= b.bit_count() else b
@@ -376,11 +377,13 @@ def greedy_cover(board: Board, live: int) -> list[int]:
     return blocks
 
 
-def region_cover(board: Board, live: int) -> Cover:
+def region_cover(board: Board, live: int, stop: int | None = None) -> Cover:
     """The greedy 2x2 cover of `live` (see greedy_cover) as (blocks, singles, touching): how many
-    blocks it takes (up to k+1) and, when that is k or fewer, what `block_settles` finds."""
-    blocks = greedy_cover(board, live)
-    if len(blocks) > board.k:
+    blocks it takes (up to `stop` + 1, by default k + 1) and, when that is `stop` or fewer, what
+    `block_settles` finds."""
+    stop = board.k if stop is None else stop
+    blocks = greedy_cover(board, live, stop)
+    if len(blocks) > stop:
         return len(blocks), 0, 0
     return (len(blocks), *block_settles(board, blocks))
 

@@ -117,7 +117,7 @@ class Memo:
     squeezed: tuple[dict[int, int], ...] = ()
     # (horizontal, each region's lines with a live cell...) -> cut_rules.cut_groups of them
     cuts: dict[tuple[int, ...], CutGroups | None] = field(default_factory=dict)
-    # a cut group's live cells << 6 | the queens it holds -> its cover (cut_rules.cut_cover)
+    # a cut group's live cells << 6 | the queens it holds -> its cover (block_rules.region_cover)
     cut_covers: dict[int, Cover] = field(default_factory=dict)
     # a set of regions (a bit per region number) -> their cells
     region_sets: dict[int, int] = field(default_factory=dict)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from solver.block_rules import block_settles, settle_blocks
-from solver.board import Board, Cover, CutGroup, CutGroups, State, Step, transpose
+from solver.block_rules import region_cover, settle_blocks
+from solver.board import Board, CutGroup, CutGroups, State, Step, bits, transpose
 from solver.unit_rules import region_spans
 from solver.wording import Describe, contradiction, cut_side_text, group_empty_step
 
@@ -128,11 +128,8 @@ def _cells_of(board: Board, regions: int) -> int:
     """The cells of a set of regions (a bit per region number), kept in Memo.region_sets."""
     cells = 0
     masks = board.region_masks
-    rest = regions
-    while rest:
-        low = rest & -rest
-        cells |= masks[low.bit_length() - 1]
-        rest ^= low
+    for region in bits(regions):
+        cells |= masks[region]
     board.memo.region_sets[regions] = cells
     return cells
 
@@ -173,7 +170,7 @@ def _settle_groups(
         key = live << 6 | held
         cover = covers.get(key)
         if cover is None:
-            cover = covers[key] = cut_cover(board, live, held)
+            cover = covers[key] = region_cover(board, live, held)
         count, singles, touching = cover
         if count > held:
             continue
@@ -199,28 +196,6 @@ def _parities(n: int) -> tuple[int, int, int, int]:
             rows, cols = range(row_parity, n, 2), range(col_parity, n, 2)
             out.append(sum(1 << (r * n + c) for r in rows for c in cols))
     return out[0], out[1], out[2], out[3]
-
-
-def cut_cover(board: Board, live: int, stop: int) -> Cover:
-    """The greedy 2x2 cover of `live` in reading order (as block_rules.greedy_cover, counting
-    up to `stop` + 1 blocks): (blocks, singles, touching), the last two from block_settles when
-    the cover has `stop` blocks or fewer."""
-    right, left = board.squares
-    blocks = []
-    count = 0
-    while live:
-        if count > stop:
-            return count, 0, 0
-        i = (live & -live).bit_length() - 1
-        a, b = live & right[i], live & left[i]
-        if b.bit_count() > a.bit_count():
-            a = b
-        blocks.append(a)
-        live ^= a
-        count += 1
-    if count > stop:
-        return count, 0, 0
-    return (count, *block_settles(board, blocks))
 
 
 def _group_holds(board: Board, group: CutGroup) -> Describe:
