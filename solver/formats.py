@@ -49,7 +49,7 @@ def read_puzzles(source: str) -> list[Puzzle]:
         return [parse_puzzlink(source)]
     if not exists:
         raise PuzzleFormatError(
-            f"{_clip(source, 80)}: no such file (give a puzzle file, a puzz.link URL or -)"
+            f"{_clip_path(source)}: no such file (give a puzzle file, a puzz.link URL or -)"
         )
     return parse_puzzles(read_text(source), source, default_name=path.stem)
 
@@ -61,7 +61,7 @@ def read_text(source: str, what: str = "puzzle") -> str:
         return _read_stdin()
     path = Path(source)
     if not _exists(path):
-        raise PuzzleFormatError(f"{_clip(source, 80)}: no such file (give a {what} file or -)")
+        raise PuzzleFormatError(f"{_clip_path(source)}: no such file (give a {what} file or -)")
     if path.is_dir():
         raise PuzzleFormatError(f"{source}: is a folder; give a {what} file")
     try:
@@ -208,6 +208,11 @@ def _int_key(meta: dict[str, str], key: str, where: str) -> int | None:
 def _clip(text: str, width: int = 40) -> str:
     """`text` cut short for a message (a header value may be megabytes long)."""
     return text if len(text) <= width else text[:width] + "..."
+
+
+def _clip_path(path: str, width: int = 80) -> str:
+    """A path cut short for a message from its start: the file's own name, at the end, stays."""
+    return path if len(path) <= width else "..." + path[-width:]
 
 
 def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:

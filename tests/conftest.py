@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,31 +146,35 @@ def screen1_chromium(two_screens: Xvfb) -> Iterator[Chromium]:
 
 @dataclass(frozen=True)
 class SentClick:
-    """One call of pyautogui's click, mouseDown or mouseUp, as the clicker made it."""
+    """One press or release of a mouse button that this process sent through pyautogui's X11
+    backend (where its public click, mouseDown and mouseUp end too, as do the clicker's clicks)."""
 
-    name: str
-    args: tuple[object, ...]
-    kwargs: dict[str, object]
+    name: str  # "press" or "release"
+    x: int
+    y: int
+    button: object
+    at: float  # time.perf_counter() when it was sent
 
 
 @pytest.fixture
 def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
-    """Every button press this process sends through pyautogui, recorded (and still sent). A test
-    that says nothing was clicked checks it here, where a click would start, with no waiting."""
+    """Every button press and release this process sends through pyautogui, recorded (and still
+    sent). A test that says nothing was clicked checks it here, where a click would start, with
+    no waiting."""
     from actuator.clicker import load_pyautogui
 
-    gui = load_pyautogui(xvfb.display)
+    backend = load_pyautogui(xvfb.display).platformModule  # type: ignore[attr-defined]
     sent: list[SentClick] = []
 
     def recorded(name: str, real: Callable[..., object]) -> Callable[..., object]:
-        def press(*args: object, **kwargs: object) -> object:
-            sent.append(SentClick(name, args, kwargs))
-            return real(*args, **kwargs)
+        def send(x: int, y: int, button: object) -> object:
+            sent.append(SentClick(name, x, y, button, time.perf_counter()))
+            return real(x, y, button)
 
-        return press
+        return send
 
-    for name in ("click", "mouseDown", "mouseUp"):
-        monkeypatch.setattr(gui, name, recorded(name, getattr(gui, name)))
+    monkeypatch.setattr(backend, "_mouseDown", recorded("press", backend._mouseDown))
+    monkeypatch.setattr(backend, "_mouseUp", recorded("release", backend._mouseUp))
     return sent
 
 

@@ -58,9 +58,11 @@ def test_delay_spaces_the_clicks_out(browser, xvfb, sent_clicks):
     with practice_page(browser, puzzle) as server:
         result, state = solve_on_page(xvfb.display, server, delay=0.05)
     assert_solved(result, state, puzzle)
-    # one call a click, each followed by the delay (pyautogui's `interval`); the pointer is checked
-    # between the two clicks of a cell, so that a user who took the mouse in the gap keeps it
-    assert [(c.name, c.kwargs) for c in sent_clicks] == [("click", {"clicks": 1, "interval": 0.05})] * 10
+    # ten clicks (two per queen), each press released before the next, the delay after every click
+    assert [c.name for c in sent_clicks] == ["press", "release"] * 10
+    presses = [c for c in sent_clicks if c.name == "press"]
+    assert all(later.at - earlier.at >= 0.05 for earlier, later in zip(presses, presses[1:]))
+    assert all(c.button == 1 for c in sent_clicks)  # the left button
 
 
 def test_partly_filled_board_with_x_marks_and_a_wrong_queen(browser, xvfb):

@@ -159,6 +159,14 @@ def test_missing_file_and_folder_are_named(tmp_path):
         read_puzzles(str(tmp_path))
 
 
+def test_a_long_missing_path_is_cut_from_its_start_so_the_file_name_stays():
+    path = "/" + "deep/" * 30 + "my-puzzle.txt"
+    with pytest.raises(PuzzleFormatError) as info:
+        read_puzzles(path)
+    named = str(info.value).split(": no such file")[0]
+    assert named.startswith("...") and named.endswith("/my-puzzle.txt") and len(named) <= 83
+
+
 def test_bad_puzzlink_urls_say_what_is_wrong():
     with pytest.raises(PuzzleFormatError, match="only square"):
         parse_puzzlink("https://puzz.link/p?starbattle/6/5/1/2u9gn9c9jpmk")
