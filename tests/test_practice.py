@@ -20,6 +20,7 @@ from io import BytesIO
 import numpy as np
 import pytest
 from conftest import have_chromium, require_tool
+from live import photograph_page
 from PIL import Image
 
 from autosolve.browser import Chromium, find_chromium
@@ -335,17 +336,11 @@ def test_dump_dom_shows_the_title_all_cells_and_the_examples():
 
 
 @pytest.mark.parametrize("dark", [False, True])
-def test_screenshot_shows_one_palette_colour_per_region(dark, tmp_path):
-    chromium = need_chromium()
-    out = tmp_path / "page.png"
-    with PracticeServer(LEVEL, dark=dark) as server, tempfile.TemporaryDirectory() as profile:
+def test_screenshot_shows_one_palette_colour_per_region(dark, headless):
+    with PracticeServer(LEVEL, dark=dark) as server:
         # 800 px tall: the board is on screen, the example boards below it are not.
-        subprocess.run(
-            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=3000",
-             f"--screenshot={out}", "--window-size=900,800", server.url],
-            capture_output=True, timeout=60,
-        )
-    image = np.asarray(Image.open(out).convert("RGB"))
+        png = photograph_page(headless, server, (900, 800))
+    image = np.asarray(Image.open(BytesIO(png)).convert("RGB"))
     counts = palette_pixels(image)
     present = [colour for colour, count in counts.items() if count > 500]
     assert present == list(REGION_COLOURS[:9])

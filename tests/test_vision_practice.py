@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import random
 import shutil
-import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import require_tool
+from live import photograph_page
+from PIL import Image
 
-from autosolve.browser import CHROMIUM_NAMES
+from autosolve.browser import CHROMIUM_NAMES, Chromium
 from autosolve.practice.server import PracticeServer
 from solver.generate import generate_puzzle
 from solver.puzzle import Cell, Puzzle
@@ -24,8 +26,14 @@ from vision import BoardReading, read_image
 pytestmark = pytest.mark.e2e
 
 
-def _chromium() -> str | None:
-    return next((path for name in CHROMIUM_NAMES if (path := shutil.which(name))), None)
+@pytest.fixture(scope="module")
+def headless() -> Iterator[Chromium]:
+    """One headless Chromium for the module: each photograph sets its own window size and device
+    scale through DevTools (as --window-size and --force-device-scale-factor would; starting a
+    browser for each took about 2 s of CPU)."""
+    require_tool(any(shutil.which(name) for name in CHROMIUM_NAMES), "Chromium")
+    with Chromium("", headless=True).start("about:blank") as chromium:
+        yield chromium
 
 
 def _marked_puzzle(n: int, seed: int) -> tuple[Puzzle, list[str]]:
@@ -44,21 +52,16 @@ def _marked_puzzle(n: int, seed: int) -> tuple[Puzzle, list[str]]:
 
 
 def _photograph(
-    puzzle: Puzzle, states: list[str], tmp_path: Path, *, zoom: float = 1.0, dark: bool = False,
-    window: tuple[int, int] = (1280, 1000),
+    browser: Chromium, puzzle: Puzzle, states: list[str], tmp_path: Path, *, zoom: float = 1.0,
+    dark: bool = False, window: tuple[int, int] = (1280, 1000),
 ) -> BoardReading:
     """Show the practice page with `states` in headless Chromium at device scale `zoom`, and read
-    the screenshot."""
-    chromium = _chromium()
-    require_tool(chromium is not None, "Chromium")
+    its screenshot."""
     shot = tmp_path / f"page-{puzzle.n}-{zoom}-{dark}.png"
     with PracticeServer(puzzle, dark=dark, initial=states) as server:
-        subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             f"--force-device-scale-factor={zoom}", f"--screenshot={shot}",
-             f"--window-size={window[0]},{window[1]}", server.url],
-            capture_output=True, timeout=90, check=True,
-        )
+        shot.write_bytes(photograph_page(browser, server, window, zoom))
+    with Image.open(shot) as image:  # drawn at the device scale, not scaled up afterwards
+        assert image.size == (round(window[0] * zoom), round(window[1] * zoom)), image.size
     return read_image(shot)
 
 
@@ -67,9 +70,9 @@ def _rows(n: int, marks: dict[Cell, str]) -> list[str]:
 
 
 @pytest.mark.parametrize(("n", "dark", "zoom"), [(9, False, 1.0), (11, True, 1.5)])
-def test_practice_page_screenshot_is_read_exactly(n, dark, zoom, tmp_path):
+def test_practice_page_screenshot_is_read_exactly(n, dark, zoom, tmp_path, headless):
     puzzle, states = _marked_puzzle(n, seed=n)
-    reading = _photograph(puzzle, states, tmp_path, zoom=zoom, dark=dark)
+    reading = _photograph(headless, puzzle, states, tmp_path, zoom=zoom, dark=dark)
     assert reading.n == n
     assert Puzzle.from_region_grid(reading.regions).regions == puzzle.regions
     assert reading.state_rows() == states
@@ -90,11 +93,11 @@ def test_practice_page_screenshot_is_read_exactly(n, dark, zoom, tmp_path):
         (11, 0, 1.5, (1280, 1000)),
     ],
 )
-def test_hidpi_device_scales_read_every_cell(n, seed, zoom, window, tmp_path):
+def test_hidpi_device_scales_read_every_cell(n, seed, zoom, window, tmp_path, headless):
     puzzle = generate_puzzle(n, rng=random.Random(1000 * n + seed))
     answer = sorted(search(puzzle).solution.queens)
     states = _rows(n, {cell: "Q" for cell in answer[: n // 2]} | {answer[-1]: "x"})
-    reading = _photograph(puzzle, states, tmp_path, zoom=zoom, window=window)
+    reading = _photograph(headless, puzzle, states, tmp_path, zoom=zoom, window=window)
     assert reading.n == n
     assert Puzzle.from_region_grid(reading.regions).regions == puzzle.regions
     assert reading.state_rows() == states
@@ -104,10 +107,11 @@ def test_hidpi_device_scales_read_every_cell(n, seed, zoom, window, tmp_path):
 # A solved board: gold crowns, some on coral cells, whose colour is itself stripe-coloured. The
 # 13x13 at 100% is one where the reader once took the coral around a crown for conflict stripes.
 @pytest.mark.parametrize(("n", "zoom", "dark"), [(13, 1.0, False), (11, 1.5, True), (9, 1.25, False)])
-def test_solved_board_with_gold_crowns_is_certain(n, zoom, dark, tmp_path):
+def test_solved_board_with_gold_crowns_is_certain(n, zoom, dark, tmp_path, headless):
     puzzle = generate_puzzle(n, rng=random.Random(1000 * n))
     answer = search(puzzle).solution.queens
-    reading = _photograph(puzzle, _rows(n, {cell: "Q" for cell in answer}), tmp_path, zoom=zoom, dark=dark)
+    solved = _rows(n, {cell: "Q" for cell in answer})
+    reading = _photograph(headless, puzzle, solved, tmp_path, zoom=zoom, dark=dark)
     assert reading.solved_look
     assert set(reading.queens()) == set(answer)
     assert not any("stripes" in reason for reason in reading.reasons), reading.reasons
@@ -115,7 +119,7 @@ def test_solved_board_with_gold_crowns_is_certain(n, zoom, dark, tmp_path):
 
 
 @pytest.mark.parametrize(("n", "zoom"), [(9, 1.0), (7, 1.5)])
-def test_touching_queens_show_conflict_stripes_and_the_reading_is_unsure(n, zoom, tmp_path):
+def test_touching_queens_show_conflict_stripes_and_the_reading_is_unsure(n, zoom, tmp_path, headless):
     """Two diagonal neighbours in different regions: the page stripes just those two cells."""
     puzzle = generate_puzzle(n, rng=random.Random(1000 * n))
     regions = puzzle.regions
@@ -123,7 +127,7 @@ def test_touching_queens_show_conflict_stripes_and_the_reading_is_unsure(n, zoom
         (r, c) for r in range(1, n - 1) for c in range(1, n - 1) if regions[r][c] != regions[r + 1][c + 1]
     )
     states = _rows(n, {(r, c): "Q", (r + 1, c + 1): "Q"})
-    reading = _photograph(puzzle, states, tmp_path, zoom=zoom)
+    reading = _photograph(headless, puzzle, states, tmp_path, zoom=zoom)
     assert reading.state_rows() == states
     assert any("conflict stripes on 2 cell(s)" in reason for reason in reading.reasons), reading.reasons
     assert not reading.is_certain
