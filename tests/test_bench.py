@@ -11,7 +11,7 @@ import time
 import pytest
 
 from autosolve.cli import main
-from benchmarks import peers, solve_times
+from benchmarks import peers, solve_report, solve_times
 from benchmarks.peers import INSTALL, PEERS, Answer, Peer
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -127,7 +127,7 @@ def test_a_peer_that_disagrees_fails_the_bench(tmp_path):
     report = solve_times.bench_file(str(path), baseline_budget=None, peers=[liar])
     assert report.failed
     assert report.disagreements == ["easy: liar counts 2, solver 1"]
-    assert "FAILED: 1 puzzle(s)" in solve_times.format_report([report], [liar])
+    assert "FAILED: 1 puzzle(s)" in solve_report.format_report([report], [liar])
 
 
 def test_a_peer_out_of_budget_is_cut_off_and_stops(tmp_path):

@@ -200,7 +200,8 @@ def test_bench_refuses_a_bad_budget(capsys, tmp_path):
 
 
 def test_baseline_text_survives_runs_too_fast_to_time():
-    from benchmarks.solve_times import BaselineRun, baseline_text
+    from benchmarks.solve_report import baseline_text
+    from benchmarks.solve_times import BaselineRun
 
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.0, 0.001, 3.0))
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.002, 0.0, 3.0))
@@ -228,7 +229,7 @@ def test_bench_generate_json_lists_every_seed(capsys):
 
 
 def test_bench_generate_reports_a_puzzle_that_is_not_unique(monkeypatch):
-    from solver import genbench
+    from benchmarks import generate_times as genbench
 
     monkeypatch.setattr(genbench, "count_solutions", lambda puzzle, limit=2: 2)
     run_ = genbench.bench_generator(6, 1, [1], baseline=False)

@@ -14,7 +14,8 @@ from pathlib import Path
 import autosolve
 from autosolve.cli import time_limit
 from benchmarks.peers import available, skipped_text, warm_up
-from benchmarks.solve_times import FileReport, bench_file, default_files, format_report, report_json
+from benchmarks.solve_report import format_report, report_json
+from benchmarks.solve_times import FileReport, bench_file, default_files
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
 
@@ -122,8 +123,8 @@ def run_files(args: argparse.Namespace) -> int:
 
 
 def run_generator(args: argparse.Namespace) -> int:
-    """`bench --generate`: the generator's table (see solver.genbench)."""
-    from solver.genbench import bench_difficulty, bench_generator, format_runs, runs_json
+    """`bench --generate`: the generator's table (see benchmarks/generate_times.py)."""
+    from benchmarks.generate_times import bench_difficulty, bench_generator, format_runs, runs_json
     from solver.generate import check_size
 
     if args.files:
