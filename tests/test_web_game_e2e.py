@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -169,6 +170,31 @@ def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):
         clicker(browser).click(*undo)
         back = wait_until(lambda: len((s := api_state(server, game_id))["queens"]) == 1 and s)
         assert back["queens"] == state["queens"] and back["current_player"] == 2
+
+
+def test_undo_pressed_while_the_ai_thinks_takes_back_the_move_and_its_reply_once_it_comes(
+    browser, monkeypatch
+):
+    from autosolve.web import game as web_game
+
+    answer = threading.Event()  # the AI thinks until the test lets it answer
+    real = web_game.choose_move
+
+    def slow_choose_move(*args: object) -> object:
+        assert answer.wait(WAIT), "the test never let the AI answer"
+        return real(*args)
+
+    monkeypatch.setattr(web_game, "choose_move", slow_choose_move)
+    settings = {"n": 6, "mode": "easy", "seed": 8, "opponent": "ai", "first": "human", "level": "greedy"}
+    with game_page(browser, **settings) as (server, game_id):
+        gui = clicker(browser)
+        gui.click(*cell_centre(browser, 6, (0, 0)))
+        wait_until(lambda: browser.evaluate("page.busy && page.state.queens.length === 1"))
+        gui.click(*undo_button(browser))
+        wait_until(lambda: browser.evaluate("page.pending !== null"))  # kept for after the answer
+        answer.set()
+        back = wait_until(lambda: (s := api_state(server, game_id))["queens"] == [] and s)
+        assert back["current_player"] == 1 and not browser.evaluate("page.busy")
 
 
 UNDO = (0xEF, 0xE9, 0xFF)  # the Undo button's background (game.css #undo)

@@ -172,11 +172,11 @@ def run_queens_web(args: argparse.Namespace) -> int:
         raise PositionError("--web starts from a random map (--size, --seed); load a map on the page")
     with GameServer(port=args.port) as server:
         url = server.url + "?" + urlencode(web_settings(args))
-        print(f"Queens Game at {url}", flush=True)
-        print("Press Ctrl-C to stop.", flush=True)
-        if args.open:
-            webbrowser.open(url)
-        try:
+        try:  # from the first line on: a Ctrl-C as soon as the address shows stops it cleanly
+            print(f"Queens Game at {url}", flush=True)
+            print("Press Ctrl-C to stop.", flush=True)
+            if args.open:
+                webbrowser.open(url)
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:

@@ -91,11 +91,11 @@ def run(args: argparse.Namespace) -> int:
         input_mode=options.input_mode,
     ) as server:
         name = puzzle.name or "puzzle"
-        print(f"Queens practice ({name}, {puzzle.n}x{puzzle.n}) at {server.url}", flush=True)
-        print("Press Ctrl-C to stop.", flush=True)
-        if args.open:
-            webbrowser.open(server.url)
-        try:
+        try:  # from the first line on: a Ctrl-C as soon as the address shows stops it cleanly
+            print(f"Queens practice ({name}, {puzzle.n}x{puzzle.n}) at {server.url}", flush=True)
+            print("Press Ctrl-C to stop.", flush=True)
+            if args.open:
+                webbrowser.open(server.url)
             announce_wins(server)
         except KeyboardInterrupt:
             print("\nstopped", flush=True)

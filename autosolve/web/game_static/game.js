@@ -12,7 +12,7 @@ const page = {
   settings: null,     // {opponent: "ai"|"pvp", first: "human"|"ai", level}
   focus: [0, 0],      // the cell the keyboard is on
   busy: false,        // a request (an AI move) is under way
-  pending: null,      // [row, col] pressed while busy: played as soon as the page is free
+  pending: null,      // what was pressed while busy (a cell, Undo): done as soon as the page is free
   analysis: null,     // {row,col -> "win"|"lose"} for the state shown, or null
   lastAi: null,       // [row, col] of the AI's last move
 };
@@ -149,18 +149,20 @@ function focusCell(r, c, move = true) {
 
 async function play(r, c) {
   if (page.busy) {
-    page.pending = [r, c];  // the AI's answer is on its way: this press is for after it
+    page.pending = () => play(r, c);  // the AI's answer is on its way: this press is for after it
     return;
   }
   const s = page.state;
   if (!s || s.game_over || isAi(s.current_player)) return;
   page.focus = [r, c];
+  page.busy = true;  // until the move is in: an Undo pressed meanwhile is for after it
   try {
     await update(api("/api/game/move", {game_id: s.game_id, row: r, col: c}));
     showError(null);
   } catch (error) {
     showError(error);
-    return;
+  } finally {
+    page.busy = false;
   }
   await aiTurn();
 }
@@ -184,7 +186,7 @@ async function aiTurn() {
   draw();
   const pending = page.pending;
   page.pending = null;
-  if (pending) await play(pending[0], pending[1]);
+  if (pending) await pending();
 }
 
 async function update(request) {
@@ -220,7 +222,11 @@ async function refreshAnalysis() {
 
 async function undo() {
   const s = page.state;
-  if (!s || page.busy || !s.queens.length) return;
+  if (page.busy) {
+    page.pending = undo;  // taken back once the AI's move has arrived: then it is your turn
+    return;
+  }
+  if (!s || !s.queens.length) return;
   // Against the AI, take back its reply too, so it is your turn again.
   const last = s.queens[s.queens.length - 1];
   const count = isAi(last.player) && s.queens.length >= 2 ? 2 : 1;
