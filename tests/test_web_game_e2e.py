@@ -47,16 +47,23 @@ def game_page(browser, **settings: object) -> Iterator[tuple[GameServer, str]]:
             browser.open("about:blank")
 
 
-def wait_until(probe, timeout: float = WAIT):
-    """Poll `probe` until it returns something truthy; that value."""
+def wait_until(probe, timeout: float = WAIT, browser=None):
+    """Poll `probe` until it returns something truthy; that value. Giving up, it says what the
+    page in `browser` (when given) holds."""
     deadline = time.monotonic() + timeout
     while True:
         value = probe()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting after {timeout:g} s")
+            seen = f"; the page: {browser.evaluate(PAGE_NOW)}" if browser is not None else ""
+            raise AssertionError(f"gave up waiting after {timeout:g} s{seen}")
         time.sleep(0.05)
+
+
+PAGE_NOW = """JSON.stringify({busy: page.busy, pending: page.pending !== null,
+    queens: page.state && page.state.queens, error: document.getElementById("error").textContent,
+    note: document.getElementById("ai-note").textContent})"""
 
 
 def api_state(server: GameServer, game_id: str) -> dict:
@@ -168,7 +175,8 @@ def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):
         assert queens_of(after, 2) == [(move["row"], move["col"])]
         undo = undo_button(browser)
         clicker(browser).click(*undo)
-        back = wait_until(lambda: len((s := api_state(server, game_id))["queens"]) == 1 and s)
+        one = lambda: len((s := api_state(server, game_id))["queens"]) == 1 and s  # noqa: E731
+        back = wait_until(one, browser=browser)
         assert back["queens"] == state["queens"] and back["current_player"] == 2
 
 
