@@ -95,15 +95,35 @@ def api_latency(server: GameServer, n: int, mode: str, level: str, games: int) -
     return summarise(f"{n}x{n} {mode} {level}", samples)
 
 
+# The modules of the Queens Game engine, imports first; older commits lack some (0fe93c5 held it
+# all in queens_game.py).
+ENGINE_MODULES = ("queens_board", "queens_solver", "queens_players", "queens_game")
+
+
 def load_engine(ref: str) -> types.ModuleType:
-    """twoplayer/queens_game.py as it was at git `ref`, as a module of its own."""
-    source = subprocess.run(["git", "show", f"{ref}:twoplayer/queens_game.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
+    """twoplayer/queens_game.py as it was at git `ref`, as a module of its own, importing the
+    board, solver and players of `ref` too (not today's: `from twoplayer.queens_solver import`
+    inside it would otherwise bind the working tree's solver)."""
+    saved = {name: sys.modules.get(f"twoplayer.{name}") for name in ENGINE_MODULES}
     module = types.ModuleType(f"queens_game_{ref}")
-    module.__dict__["__name__"] = module.__name__
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    exec(compile(source, f"{ref}:twoplayer/queens_game.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+    try:
+        for name in ENGINE_MODULES:
+            shown = subprocess.run(["git", "show", f"{ref}:twoplayer/{name}.py"], cwd=ROOT,
+                                   capture_output=True, text=True)
+            if shown.returncode:
+                continue  # not at that commit
+            module = types.ModuleType(f"{name}_{ref}")
+            module.__dict__["__name__"] = module.__name__
+            sys.modules[module.__name__] = module  # dataclasses look their module up
+            sys.modules[f"twoplayer.{name}"] = module  # what the later modules of `ref` import
+            exec(compile(shown.stdout, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)  # noqa: S102
+    finally:
+        for name, today in saved.items():
+            if today is None:
+                sys.modules.pop(f"twoplayer.{name}", None)
+            else:
+                sys.modules[f"twoplayer.{name}"] = today
+    return module  # queens_game, loaded last
 
 
 def first_moves(engine: types.ModuleType, label: str, maps: int, size: int = 10,

@@ -289,3 +289,48 @@ def test_killer_moves_reorder_the_search_and_leave_every_answer_exact(monkeypatc
     monkeypatch.setattr(queens_solver, "KILLERS", 0)
     without, plain_nodes = answers()
     assert without == with_killers and plain_nodes != nodes
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_conflicts_are_mutual(mode):
+    # The solver marks a sibling won by the same two queens placed in the other order
+    # (`KaylesSolver._won_sibling`): sound only if a queen on i rules out j exactly when one on j
+    # rules out i.
+    for board in [QueensBoard.plain(5, mode), *(QueensBoard.random(n, seed, mode) for n in (4, 6, 8)
+                                                 for seed in range(3))]:
+        cells = board.n * board.n
+        for i in range(cells):
+            assert board.conflicts[i] >> i & 1
+            for j in range(cells):
+                assert (board.conflicts[i] >> j & 1) == (board.conflicts[j] >> i & 1), (board, i, j)
+
+
+def _minimax(keep: list[int], table: dict[int, bool], free: int) -> bool:
+    """Does the mover win `free`? Plain minimax over the free cells with a table, nothing else."""
+    if free not in table:
+        table[free] = any(not _minimax(keep, table, free & keep[i])
+                          for i in range(len(keep)) if free >> i & 1)
+    return table[free]
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_every_position_the_memo_holds_is_exact(mode):
+    # Not only the answers asked for: the memo also holds the positions decided on the way,
+    # siblings marked won without a search among them (`_won_sibling`), which later searches read.
+    # All of them against minimax with nothing but a table of its own.
+    rng = random.Random(mode)
+    checked = 0
+    for seed in range(12):
+        board = QueensBoard.random(6 + seed % 2, seed, mode)
+        keep = [~mask for mask in board.conflicts]
+        plain: dict[int, bool] = {}
+        solver = KaylesSolver(board)
+        solver.proof_order_cells = 14  # the ordering by open moves too, on these small boards
+        solver.is_lost(board.full)
+        for _ in range(30):
+            free = board.full & ~board.conflicts[rng.randrange(board.n * board.n)]
+            solver.is_lost(free & (rng.getrandbits(board.n * board.n) | rng.getrandbits(board.n * board.n)))
+        for free, result in solver.memo.items():
+            assert result == _minimax(keep, plain, free), (seed, free)
+        checked += len(solver.memo)
+    assert checked > 5000, checked

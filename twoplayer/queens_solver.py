@@ -5,7 +5,9 @@ answers "does the player to move win `free`?" by plain negamax over free masks w
 (`KaylesSolver.wins`), cut short by counting: every queen to come needs a row, a column and a
 region of its own, so the fewest free rows, columns or regions bound the queens left. With at
 most two left the mover wins only by a move that leaves nothing; with three, only by a move that
-leaves no such move to the opponent; both are decided without searching further.
+leaves no such move to the opponent; both are decided without searching further. A position won
+by a queen on c after the opponent's queen on a shows the sibling (the opponent's queen on c,
+then a) won too, at the cost of one store (`KaylesSolver._won_sibling`).
 
 Sprague-Grundy values (`KaylesSolver.grundy`) remain for analysis: the free cells fall apart
 into components that no move links, and the values of the parts combine by xor. The win/loss
@@ -24,6 +26,25 @@ them by how many of their moves leave an even count of queens to come, or by fre
 (more positions and up to 3x CPU); ordering by open moves down to 30-45 cells (181k-193k
 positions with killers, but no CPU gain); sorting again after each refuted reply (-2% positions
 in all, worse worst map).
+
+Issue 11, second round (positions; instructions counted by valgrind's callgrind, a measure the
+load of a shared machine leaves alone; CPU old against new in one process). Kept: marking won
+siblings (`KaylesSolver._won_sibling`): worst maps 212k/209k -> 167k/187k positions, -22%
+instructions on seed 9; then three killers instead of two: 354k -> 304k positions on those two,
+-11% instructions. Together on the 20 maps: 1.87M -> 1.54M positions, worst 212k -> 160k, 13%
+fewer instructions on the two worst (but none fewer on seeds 0 and 5: the positions saved are
+cheap ones, and a store per won position costs). Easy boards only: on hard ones the siblings cut
+positions 145k -> 121k (10x10) but cost 5% more instructions. Left out: walking masks by bytes
+through a table of each byte's cells (-7 to -10% instructions, same positions; 10x10 easy 9+17
+with the siblings 12.1G -> 10.4G instructions, but CPU -4% on easy and +6% on hard 10x10: the
+table's memory against bit arithmetic, a per-mode choice is untried); trying the killer cells'
+children against the memo before the scan (+4% instructions); the unit bits per byte (+2.5%);
+every child at once with map() and list tests (1.6x instructions: no early stop); preferring
+replies whose sibling is still open, so that one proof settles two first moves (5 worst maps
+940k -> 0.98M-1.5M positions); marking won cousins too (-0.5% positions); ordering by open moves
+from 50 or 70 cells instead of 60 (within 1.5%); a lower bound on the queens to come, ceil(cells
+/ most cells one queen rules out), to decide by parity where it meets `left` (40 of 41k searched
+positions).
 
 >>> from twoplayer.queens_board import QueensBoard
 >>> solver = KaylesSolver(QueensBoard.plain(3, "hard"))
@@ -62,7 +83,9 @@ PROOF_ORDER_CELLS = 60
 # maps (old and new in one process, a busy 2-core machine) went from 1.29-1.95 s worst to
 # 1.17-1.30 s, the median staying at 0.6-0.7 s. Easy boards only: on hard ones (a queen rules out
 # whole diagonals) they cost positions, 145k -> 153k in all on 20 maps of 10x10, 37k -> 39k on 8x8.
-KILLERS = 2
+# Three since won siblings are marked (`KaylesSolver._won_sibling`): 1.58M -> 1.54M positions on
+# the 20 maps, 187k -> 160k on the worst (four: 1.55M / 162k).
+KILLERS = 3
 KILLER_SLOT = 1
 _ALREADY_WON = 1 << 30  # sorts a child after every open count: it is won, no use as a reply
 _CLOCK_EVERY = 1023  # look at the clock once per this many + 1 searched positions
@@ -95,6 +118,11 @@ class KaylesSolver:
         self.nodes = 0
         self._killers: list[list[int]] = [[] for _ in range(board.n + 1)]  # per depth, newest first
         self._killer_count = KILLERS if board.mode == "easy" else 0
+        # Won siblings (`_won_sibling`) on easy boards only: on hard ones finding the cell of a
+        # queen means walking its whole diagonals, and the 17% fewer positions cost 5% more
+        # instructions (20 maps of 10x10, 145k -> 121k positions).
+        self._siblings = board.mode == "easy"
+        self._path = [0] * (board.n + 1)  # per depth: the position `_search` works on there
         self.proof_order_cells = PROOF_ORDER_CELLS  # tests lower it to reach that path on small boards
 
     @contextmanager
@@ -133,7 +161,8 @@ class KaylesSolver:
         return self._wins(free, 0)
 
     def _wins(self, free: int, depth: int) -> bool:
-        """`wins` at `depth` queens below the position first asked about (the killers' index)."""
+        """`wins` at `depth` queens below the position first asked about (the index of the
+        killers and of `_path`)."""
         memo = self.memo
         known = memo.get(free)
         if known is not None:
@@ -152,14 +181,19 @@ class KaylesSolver:
             child = free & keep[i]
             # A child already decided needs no search: an empty or lost one is a winning move,
             # found before the rest are even generated (the usual way a won position is decided).
+            # The sibling it shows won too (`_won_sibling`, inlined: hot).
             if not child:
                 memo[free] = True
+                if depth and self._siblings:
+                    memo[self._path[depth - 1] & keep[i]] = True
                 return True
             known = lookup(child)
             if known is None:
                 unknown.append(child)
             elif not known:
                 memo[free] = True
+                if depth and self._siblings:
+                    memo[self._path[depth - 1] & keep[i]] = True
                 return True
             units |= units_of[i]
         rows, cols, regions = self._unit_kinds
@@ -167,11 +201,23 @@ class KaylesSolver:
         if left <= 2:
             result = False  # every move leaves one queen to place, and the opponent places it
         elif left == 3:
-            result = self._leaves_no_last_move(unknown)
+            lost = self._leaves_no_last_move(unknown)
+            result = bool(lost)
+            if lost and depth and self._siblings:
+                self._won_sibling(free, self._cell_to(free, lost), depth)
         else:
+            self._path[depth] = free
             result = self._search(free, unknown, depth)
         memo[free] = result
         return result
+
+    def _won_sibling(self, free: int, cell: int, depth: int) -> None:
+        """`free` is won by a queen on `cell` (it leaves nothing, or a lost position): so is the
+        sibling where that queen came first. `free` is parent & keep[a] for the queen a placed in
+        the parent (`_path[depth - 1]`); the sibling parent & keep[cell] holds a (conflicts are
+        mutual, and cell was free after a), and a queen on a there leaves the same cells as the
+        queen on cell here. Unlike merging positions, this costs one store and no search."""
+        self.memo[self._path[depth - 1] & self._keep[cell]] = True
 
     def _search(self, free: int, unknown: list[int], depth: int) -> bool:
         """Try the children nothing decided yet; the mover wins by any that is lost."""
@@ -184,8 +230,16 @@ class KaylesSolver:
         wins, below = self._wins, depth + 1
         for child in unknown:
             if not wins(child, below):
-                if self._killer_count:
-                    self._remember_killer(killers, free, child)
+                if not self._siblings:  # hard boards: neither siblings nor killers
+                    return True
+                if killers and free >> killers[0] & 1 and free & self._keep[killers[0]] == child:
+                    cell = killers[0]  # already the first killer (or as good: the same child)
+                else:
+                    cell = self._cell_to(free, child)
+                    if self._killer_count:
+                        self._remember_killer(killers, cell)
+                if depth:
+                    self._won_sibling(free, cell, depth)
                 return True
         return False
 
@@ -202,37 +256,45 @@ class KaylesSolver:
                         unknown.insert(slot, unknown.pop(at))
                         slot += 1
 
-    def _remember_killer(self, killers: list[int], free: int, child: int) -> None:
-        """Put the cell that led from `free` to the lost `child` first among `killers`."""
+    def _cell_to(self, free: int, child: int) -> int:
+        """A free cell whose queen leads from `free` to `child`."""
         keep = self._keep
-        if killers and free & keep[killers[0]] == child:
-            return  # already first (or a cell that rules out the same free cells: as good)
         rest = free ^ child  # the queen's cell is among the cells it ruled out
         while rest:
             low = rest & -rest
             rest ^= low
             cell = low.bit_length() - 1
             if free & keep[cell] == child:
-                break
+                return cell
+        raise AssertionError("no queen leads there")
+
+    def _remember_killer(self, killers: list[int], cell: int) -> None:
+        """Put `cell` (whose queen won) first among `killers`."""
         if cell in killers:
             killers.remove(cell)
         killers.insert(0, cell)
         del killers[self._killer_count:]
 
-    def _leaves_no_last_move(self, children: list[int]) -> bool:
-        """With at most three queens to come: does some child (two at most to come) leave the
-        opponent no move that ends the game? Then the mover places the last queen."""
-        memo, keep = self.memo, self._keep
+    def _leaves_no_last_move(self, children: list[int]) -> int:
+        """With at most three queens to come: a child (two at most to come) that leaves the
+        opponent no move ending the game, so that the mover places the last queen (0: none)."""
+        memo = self.memo
         for child in children:
-            rest = child
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if not child & keep[low.bit_length() - 1]:
-                    memo[child] = True  # the opponent ends the game at once
-                    break
+            if self._has_last_move(child):
+                memo[child] = True  # the opponent ends the game at once
             else:
                 memo[child] = False
+                return child
+        return 0
+
+    def _has_last_move(self, free: int) -> bool:
+        """Is there a cell whose queen rules out every free cell?"""
+        keep = self._keep
+        rest = free
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not free & keep[low.bit_length() - 1]:
                 return True
         return False
 
@@ -240,14 +302,14 @@ class KaylesSolver:
         """What is left to prove `free` lost for the mover: its moves whose result the memo does
         not hold yet (a one-level proof number). A move the memo already shows winning makes
         `free` won, of no use as a reply: _ALREADY_WON."""
-        memo, keep = self.memo, self._keep
+        lookup, keep = self.memo.get, self._keep
         count = 0
         rest = free
         while rest:
             low = rest & -rest
             rest ^= low
             child = free & keep[low.bit_length() - 1]
-            known = memo.get(child)
+            known = lookup(child)
             if known is None:
                 if not child:
                     return _ALREADY_WON
