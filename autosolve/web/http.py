@@ -298,10 +298,16 @@ class _BoundedHTTPServer(ThreadingHTTPServer):
             raise
 
     def process_request_thread(self, request: _SocketRequest, client_address: object) -> None:
+        """socketserver's, with the slot freed before the connection is closed: a client that
+        connects again as soon as it sees the close finds its slot free (freed after the close,
+        it got a 503 on a busy machine)."""
         try:
-            super().process_request_thread(request, client_address)
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
         finally:
             self._slots.release()
+            self.shutdown_request(request)
 
     def handle_error(self, request: _SocketRequest, client_address: object) -> None:
         """A client that hung up or stalled past its time limit is no error of ours: stay quiet."""
