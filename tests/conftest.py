@@ -67,6 +67,19 @@ def have_firefox() -> bool:
     return any(shutil.which(name) for name in FIREFOX_NAMES)
 
 
+# Displays of their own that several modules share (session fixtures: a window manager, Firefox).
+# Under pytest-xdist each worker would start its own; `make test` distributes with --dist
+# loadgroup, and the tests on one of these displays form a group that one worker runs.
+SHARED_DISPLAYS = {"openbox_xvfb": "openbox"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, group in SHARED_DISPLAYS.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
 # --- a bare display and Chromium on it, shared by every module ---------------------------------
 
 
