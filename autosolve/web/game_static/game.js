@@ -11,7 +11,7 @@ const page = {
   state: null,        // the last GameState from the server
   settings: null,     // {opponent: "ai"|"pvp", first: "human"|"ai", level}
   focus: [0, 0],      // the cell the keyboard is on
-  busy: false,        // a request (an AI move) is under way
+  busy: false,        // a request (your move, the AI's) is under way
   pending: null,      // what was pressed while busy (a cell, Undo): done as soon as the page is free
   analysis: null,     // {row,col -> "win"|"lose"} for the state shown, or null
   lastAi: null,       // [row, col] of the AI's last move
