@@ -19,14 +19,15 @@ system-deps:
 	@sh scripts/system-deps.sh
 
 # The suite runs on one pytest worker per core, at most 4 (pytest-xdist; each worker starts its own
-# Xvfb and browsers; the tests under openbox go to one worker, see tests/conftest.py). The packages are byte-compiled first: the tests start the command in fresh
+# Xvfb and browsers), a test module at a time (its displays and browsers start once; see
+# tests/conftest.py). The packages are byte-compiled first: the tests start the command in fresh
 # processes, and where PYTHONDONTWRITEBYTECODE is set (as on our machines) each of them would
 # compile the packages again (about 0.1 s of CPU a start).
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m compileall -q $(PACKAGES)
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)

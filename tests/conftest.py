@@ -2,7 +2,7 @@
 the live fixtures, found by name: one Xvfb and one Chromium for the whole run, real windows.
 
 Starting a display and a browser takes about two seconds, so the modules share them: each test
-shows its own page in a fresh tab (`Chromium.open` closes every other tab) and puts back what it
+shows its own page (`Chromium.open`, which closes every other tab) and puts back what it
 moves (windows, zoom). Conditions that need a display or a browser of their own (openbox,
 Firefox, two X screens, a scale factor, a small window) have their own fixtures or start their
 own. Without Xvfb or Chromium the live tests skip, except in CI (`require_tool`), where that is a
@@ -67,17 +67,10 @@ def have_firefox() -> bool:
     return any(shutil.which(name) for name in FIREFOX_NAMES)
 
 
-# Displays of their own that several modules share (session fixtures: a window manager, Firefox).
-# Under pytest-xdist each worker would start its own; `make test` distributes with --dist
-# loadgroup, and the tests on one of these displays form a group that one worker runs.
-SHARED_DISPLAYS = {"openbox_xvfb": "openbox"}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        for fixture, group in SHARED_DISPLAYS.items():
-            if fixture in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group(group))
+# `make test` runs the suite on pytest-xdist workers, a module at a time (--dist loadfile): a
+# module's tests share one worker, so its module-scoped displays and browsers start once. Not
+# --dist loadgroup: on pytest 9.2 it ignores xdist_group marks (pytest-xdist issue #1386), and
+# the openbox display with its Firefox was started on both workers.
 
 
 # --- a bare display and Chromium on it, shared by every module ---------------------------------
@@ -101,8 +94,8 @@ def shared_browser(xvfb: Xvfb) -> Iterator[Chromium]:
 
 @pytest.fixture
 def browser(shared_browser: Chromium) -> Iterator[Chromium]:
-    """The shared Chromium, for one test: a test shows its page in a fresh tab (`Chromium.open`
-    closes the others) and whatever it leaves is replaced by about:blank after it."""
+    """The shared Chromium, for one test: a test shows its page with `Chromium.open` (which
+    closes other tabs) and whatever it leaves is replaced by about:blank after it."""
     from live import tab_urls
 
     yield shared_browser
@@ -113,11 +106,10 @@ def browser(shared_browser: Chromium) -> Iterator[Chromium]:
 # --- conditions we did not design: a window manager, Firefox, two X screens -----------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def openbox_xvfb() -> Iterator[Xvfb]:
     """A display of its own with openbox managing it: decorated windows, click-to-focus (openbox
-    grabs the left button on every client window), placement by the window manager; shared by
-    the modules that ask for it, as its Firefox is."""
+    grabs the left button on every client window), placement by the window manager."""
     require_tool(have_xvfb(), "Xvfb")
     require_tool(have_openbox(), "openbox and xdotool")
     with Xvfb(size=DESKTOP) as server, Openbox(server.display):
@@ -132,7 +124,7 @@ def openbox_chromium(openbox_xvfb: Xvfb) -> Iterator[Chromium]:
         yield chromium
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
     """Firefox under openbox (fresh profile); each page it shows is typed into its address bar."""
     require_tool(have_firefox(), "Firefox")

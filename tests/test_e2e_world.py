@@ -3,7 +3,8 @@ moved away from the origin, click-to-focus), Firefox, and a display with two X s
 
 Each test runs `queens-autosolve run` as a user does (a terminal stand-in has the focus, the
 browser does not) and asserts three things: what the page itself reports, the exit status, and
-the tool's final message. The two-screen tests also put a click recorder over screen 0 and assert
+the tool's final message; the half-solved board at 50% runs the pipeline in process instead, to
+count the clicks of each round. The two-screen tests also put a click recorder over screen 0 and assert
 that no click ever reached it.
 """
 
@@ -22,7 +23,8 @@ from live import place_window, practice_page, wait_until, xdotool, xmessage
 
 from actuator.errors import UnsafeToClick
 from autosolve.browser import Browser, wait_for_window
-from autosolve.pipeline import Outcome, check_scroll_point
+from autosolve.commands.run import report_lines
+from autosolve.pipeline import Options, Outcome, Source, check_scroll_point, run
 from autosolve.practice.server import PageState
 from capture import Desktop
 from solver.generate import generate_puzzle
@@ -120,6 +122,29 @@ def test_firefox_at_small_zoom_drops_cell_lines_and_is_still_solved(zoom, openbo
     many: at 50% every vertical cell line. The merged cells are split again by the lattice."""
     done = run_on_page(openbox_firefox, openbox_xvfb.display, puzzle_of(9, 3), zoom=zoom)
     assert "Mozilla Firefox" in done.stdout.splitlines()[0]
+
+
+def test_firefox_at_half_zoom_finishes_a_board_the_user_began(openbox_firefox, openbox_xvfb):
+    """A board the user has half solved, at 50% zoom in Firefox (no cell line inside a region):
+    the tool reads the user's queens and X marks and clicks only what is missing. Found live:
+    the crowns made such a board unreadable ("no board"), so a user's half-solved board could not
+    be finished at 50%, nor could a second round re-read the board its first round had clicked."""
+    puzzle = generate_puzzle(9, rng=random.Random(9003))
+    queens = search(puzzle).solution.queens
+    begun = [["."] * 9 for _ in range(9)]
+    for i, (r, c) in enumerate(queens):
+        begun[r][c] = "x" if i in (2, 5) else "." if i == 7 else "Q"  # two marks to turn, one left
+    initial = ["".join(row) for row in begun]
+    with practice_page(openbox_firefox, puzzle, zoom=0.5, initial=initial, win_screen="none") as server:
+        result = run(Source(display=openbox_xvfb.display), Options())
+        state = server.wait_for(solved=True, timeout=5) if result.ok else server.state()
+    text = "\n".join(report_lines(result))
+    assert state.solved and state.page_solved, f"page reports {state.states}\n{text}"
+    assert set(state.queens) == set(queens)
+    assert result.outcome is Outcome.SOLVED, text
+    # the user's marks were read: x -> queen twice (one click each), empty -> queen (two); a busy
+    # Firefox may still drop a click, which a second round makes good
+    assert result.rounds[0].clicks == 4, text
 
 
 def window_id(display: str, title: str) -> str:
