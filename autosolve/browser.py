@@ -243,7 +243,8 @@ class Chromium(Browser):
     extra_args: tuple[str, ...] = ()
     headless: bool = False
     devtools: DevTools | None = field(default=None, init=False)
-    session: str = field(default="", init=False)  # the page `open` showed last
+    session: str = field(default="", init=False)  # the page `open` showed last, attached
+    target: str = field(default="", init=False)  # and its target id
 
     def start(self, url: str) -> Self:
         binary = find_chromium()
@@ -275,15 +276,24 @@ class Chromium(Browser):
         return self
 
     def open(self, url: str) -> None:
-        """Show `url` in a new tab (in front), close every other tab and attach to the new one
-        (`call` and `evaluate` talk to it)."""
-        old = [t["targetId"] for t in self._browser_call("Target.getTargets")["targetInfos"]
-               if t["type"] == "page"]
+        """Show `url` in front and attach to its tab (`call` and `evaluate` talk to it), closing
+        every other tab. When the tab `open` showed last is the only one, it goes to `url`
+        itself: a new tab starts a renderer. Showing a 9x9 practice page and then about:blank
+        took Chromium 0.42 s of CPU in new tabs, 0.23 s in one tab, and the tests show a page
+        170 times. What a DevTools command set on that tab (an Emulation override) stays set."""
+        pages = [t["targetId"] for t in self._browser_call("Target.getTargets")["targetInfos"]
+                 if t["type"] == "page"]
+        if self.session and pages == [self.target]:
+            if url != "about:blank":  # a page to look at comes in front, as a new tab does
+                self.call("Page.bringToFront")
+            self.call("Page.navigate", url=url)
+            return
         target = self._browser_call("Target.createTarget", url=url)["targetId"]
-        for target_id in old:
+        for target_id in pages:
             self._browser_call("Target.closeTarget", targetId=target_id)
         self._wait_for_only(target)
         self.session = self._browser_call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.target = target
 
     def _wait_for_only(self, target: str, timeout: float = 5.0) -> None:
         """Wait until `target` is the only tab left. Chromium closes tabs asynchronously: one
@@ -324,7 +334,7 @@ class Chromium(Browser):
         if self.devtools is not None:
             self.devtools.close()
             self.devtools = None
-        self.session = ""
+        self.session = self.target = ""
         super().stop()
 
 

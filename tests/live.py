@@ -74,7 +74,7 @@ def _open_until_it_reports(browser: Chromium, server: PracticeServer) -> None:
 def photograph_page(
     browser: Chromium, server: PracticeServer, window: tuple[int, int], scale: float = 1.0
 ) -> bytes:
-    """A PNG of the page `server` serves, shown in a fresh tab of headless `browser` as a window of
+    """A PNG of the page `server` serves, shown in headless `browser` as a window of
     `window` CSS pixels at device scale `scale` would show it (set through DevTools, as
     --window-size and --force-device-scale-factor would, without starting a browser for it), once
     the page has reported its board and drawn it."""
@@ -82,10 +82,14 @@ def photograph_page(
     browser.call("Emulation.setDeviceMetricsOverride", width=window[0], height=window[1],
                  deviceScaleFactor=scale, mobile=False)
     browser.call("Emulation.setScrollbarsHidden", hidden=True)
-    browser.call("Page.navigate", url=server.url)
-    server.wait_for(lambda state: state.reports > 0, timeout=20)
-    browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)
-    return base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+    try:
+        browser.call("Page.navigate", url=server.url)
+        server.wait_for(lambda state: state.reports > 0, timeout=20)
+        browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)
+        return base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+    finally:  # the tab stays for the next page `open` shows
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        browser.call("Emulation.setScrollbarsHidden", hidden=False)
 
 
 def tab_urls(browser: Chromium) -> list[str]:

@@ -225,7 +225,7 @@ def need_chromium() -> str:
 @pytest.fixture(scope="module")
 def headless() -> Iterator[Chromium]:
     """A headless Chromium for this module's tests (900x1100 CSS pixels), driven over DevTools;
-    each test shows its page in a fresh tab (`open_page`)."""
+    each test shows its page with `open_page`."""
     require_tool(have_chromium(), "Chromium")
     with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
         yield chromium.start("about:blank")
