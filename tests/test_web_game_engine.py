@@ -104,3 +104,22 @@ def test_open_moves_counts_what_is_left_to_prove():
     assert solver._open_moves(free) == 6  # nothing known: all six still open
     assert not solver.is_lost(free)  # the search leaves the winning reply in the memo
     assert solver._open_moves(free) >= 1 << 30  # won: of no use as a reply
+
+
+@pytest.mark.parametrize("mode", ["hard", "easy"])
+def test_open_counts_by_pairs_of_queens_match_open_moves_child_by_child(mode):
+    # `_open_counts` looks each pair of queens up once for both of its orders: it must give every
+    # child what `_open_moves` gives it, whatever the memo holds (nothing yet, then what a search
+    # left: won and lost children among the open ones).
+    rng = random.Random(7)
+    for seed in range(12):
+        board = QueensBoard.random(5 + seed % 3, seed, mode)
+        solver = KaylesSolver(board)
+        game = QueensGame(board)
+        while game.legal_moves():
+            free = game.free
+            children = [free & ~board.conflicts[r * board.n + c] for r, c in game.legal_moves()]
+            for _ in range(2):  # before and after a search of the position
+                assert solver._open_counts(free) == {child: solver._open_moves(child) for child in children}
+                solver.is_lost(free)
+            game.push(rng.choice(game.legal_moves()))

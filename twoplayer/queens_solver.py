@@ -46,6 +46,29 @@ from 50 or 70 cells instead of 60 (within 1.5%); a lower bound on the queens to 
 / most cells one queen rules out), to decide by parity where it meets `left` (40 of 41k searched
 positions).
 
+Issue 11, third round: the cost of each position. Kept: the loops over a mask's cells take its
+highest cell by `bit_length` and clear it from a table of each cell's bit (`_top`), one new big int
+per cell where `rest & -rest` made three (making and freeing ints was ~17% of the instructions);
+the scan then reverses its list of children, so that the sorts break ties in the old order
+(without it the worst map went 160k -> 189k positions). And the open moves of the children that
+the top positions sort by are counted by pairs of queens (`_open_counts`): a on b leaves what b on
+a leaves, so one lookup counts for both, half of the ~11% of the CPU that counting took (-4.6%
+instructions on seed 9). Positions almost the same (20 maps of 10x10 easy: 1.537M -> 1.530M,
+worst 160k -> 160k); CPU (old and new interleaved in one process, best of 3): 5 worst maps 4.25 s
+-> 3.30 s (-22%), the worst 1.16 s -> 0.79 s; all 20 maps -20%, 10x10 hard -13%, 8x8 -17%/-18%
+(hard boards: the same positions); instructions on seed 9 (callgrind) 6.45G -> 3.68G (-43%), the
+CPU follows less, memory being the rest. The perfect player's first move on the 5 worst maps (best
+of 3, interleaved) -12% to -22%: 1.06-1.59 s -> 0.87-1.29 s on a loaded machine, so not yet
+under 1 s there. Measured and left out: countermoves (killers kept per last
+queen placed) at depth 2 or 2-3 (1.51M-1.56M positions, worst 160k-164k, no CPU gain); the killers
+first at depths 2, 3 or 4 (1.54M-1.56M); no open-moves order at depth 1 (1.78M); ordering the
+replies after one queen by the parity of the exact most queens to come (replies tried before a
+winning one 259 -> 234 on seed 9, at the cost of a maximum independent set per reply); dropping
+regions from `left` to count it with shifts (+2.3% positions). Why the order is hard to improve:
+with a perfect order after one queen the 5 worst maps would take 424k positions instead of 727k,
+but a refuted reply has 1-2 refutations among ~40 moves, whose rate (~10%; ~27% at depth 3) no
+feature tried (cells, the bound, its spread, isolated cells, components) separates.
+
 >>> from twoplayer.queens_board import QueensBoard
 >>> solver = KaylesSolver(QueensBoard.plain(3, "hard"))
 >>> solver.is_lost(solver.board.full), solver.grundy(solver.board.full)  # 3-queens: first player wins
@@ -68,7 +91,7 @@ if TYPE_CHECKING:
     from twoplayer.queens_game import QueensGame
 
 # Positions of at least this many cells order their replies by what is left to prove
-# (`KaylesSolver._open_moves`), smaller ones by size alone (small children first: they are
+# (`KaylesSolver._open_counts`), smaller ones by size alone (small children first: they are
 # quick to refute, and a lost one ends the search). On 10x10 that is the root and the positions
 # after one queen, where a wrong first try costs most.
 PROOF_ORDER_CELLS = 60
@@ -109,6 +132,12 @@ class KaylesSolver:
         self.conflicts = board.conflicts
         self._keep = tuple(~mask for mask in board.conflicts)  # free & keep[i]: after a queen on i
         self._units = board.units
+        # The same by bit_length (index i + 1 for cell i), and top[i + 1] the bit of cell i: the
+        # loops over a mask's cells take its highest one, `rest.bit_length()`, which makes a small
+        # int, where `rest & -rest` makes two big ones (see the module docstring).
+        self._keep1 = (0, *self._keep)
+        self._units1 = (0, *board.units)
+        self._top = (0, *(1 << cell for cell in range(board.n * board.n)))
         kinds = board.unit_kinds
         # Always three kinds: on a plain board (no regions) the rows stand in for them.
         self._unit_kinds = kinds if len(kinds) == 3 else (*kinds, kinds[0])
@@ -170,22 +199,21 @@ class KaylesSolver:
         self.nodes += 1
         if not self.nodes & _CLOCK_EVERY and self.deadline is not None:
             self._check_clock()
-        keep, units_of, lookup = self._keep, self._units, memo.get
+        keep, units_of, top, lookup = self._keep1, self._units1, self._top, memo.get
         unknown = []
         units = 0
         rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
-            child = free & keep[i]
+        while rest:  # from the highest cell down (b: its bit_length)
+            b = rest.bit_length()
+            rest ^= top[b]
+            child = free & keep[b]
             # A child already decided needs no search: an empty or lost one is a winning move,
             # found before the rest are even generated (the usual way a won position is decided).
             # The sibling it shows won too (`_won_sibling`, inlined: hot).
             if not child:
                 memo[free] = True
                 if depth and self._siblings:
-                    memo[self._path[depth - 1] & keep[i]] = True
+                    memo[self._path[depth - 1] & keep[b]] = True
                 return True
             known = lookup(child)
             if known is None:
@@ -193,9 +221,10 @@ class KaylesSolver:
             elif not known:
                 memo[free] = True
                 if depth and self._siblings:
-                    memo[self._path[depth - 1] & keep[i]] = True
+                    memo[self._path[depth - 1] & keep[b]] = True
                 return True
-            units |= units_of[i]
+            units |= units_of[b]
+        unknown.reverse()  # lowest cell first, the order the sorts below break ties by
         rows, cols, regions = self._unit_kinds
         left = min((units & rows).bit_count(), (units & cols).bit_count(), (units & regions).bit_count())
         if left <= 2:
@@ -223,7 +252,7 @@ class KaylesSolver:
         """Try the children nothing decided yet; the mover wins by any that is lost."""
         unknown.sort(key=int.bit_count)
         if len(unknown) > 1 and free.bit_count() >= self.proof_order_cells:
-            unknown.sort(key=self._open_moves)
+            unknown.sort(key=self._open_counts(free).__getitem__)
         killers = self._killers[depth]
         if killers and len(unknown) > KILLER_SLOT + 1:
             self._killers_early(free, unknown, killers)
@@ -258,14 +287,13 @@ class KaylesSolver:
 
     def _cell_to(self, free: int, child: int) -> int:
         """A free cell whose queen leads from `free` to `child`."""
-        keep = self._keep
+        keep, top = self._keep1, self._top
         rest = free ^ child  # the queen's cell is among the cells it ruled out
         while rest:
-            low = rest & -rest
-            rest ^= low
-            cell = low.bit_length() - 1
-            if free & keep[cell] == child:
-                return cell
+            b = rest.bit_length()
+            rest ^= top[b]
+            if free & keep[b] == child:
+                return b - 1
         raise AssertionError("no queen leads there")
 
     def _remember_killer(self, killers: list[int], cell: int) -> None:
@@ -289,12 +317,12 @@ class KaylesSolver:
 
     def _has_last_move(self, free: int) -> bool:
         """Is there a cell whose queen rules out every free cell?"""
-        keep = self._keep
+        keep, top = self._keep1, self._top
         rest = free
         while rest:
-            low = rest & -rest
-            rest ^= low
-            if not free & keep[low.bit_length() - 1]:
+            b = rest.bit_length()
+            rest ^= top[b]
+            if not free & keep[b]:
                 return True
         return False
 
@@ -302,13 +330,13 @@ class KaylesSolver:
         """What is left to prove `free` lost for the mover: its moves whose result the memo does
         not hold yet (a one-level proof number). A move the memo already shows winning makes
         `free` won, of no use as a reply: _ALREADY_WON."""
-        lookup, keep = self.memo.get, self._keep
+        lookup, keep, top = self.memo.get, self._keep1, self._top
         count = 0
         rest = free
         while rest:
-            low = rest & -rest
-            rest ^= low
-            child = free & keep[low.bit_length() - 1]
+            b = rest.bit_length()
+            rest ^= top[b]
+            child = free & keep[b]
             known = lookup(child)
             if known is None:
                 if not child:
@@ -317,6 +345,44 @@ class KaylesSolver:
             elif not known:
                 return _ALREADY_WON
         return count
+
+    def _open_counts(self, free: int) -> dict[int, int]:
+        """`_open_moves` of every child of `free`, by child. A queen on a then b leaves the same
+        cells as b then a, so each pair of queens is looked up once and counts for both children:
+        half the lookups of calling `_open_moves` on each."""
+        lookup, keep, top = self.memo.get, self._keep1, self._top
+        count = [0] * len(keep)  # by bit_length, as keep
+        won = 0  # the bits of the cells whose child is won (a move from it ends the game or wins)
+        rest = free
+        while rest:
+            b = rest.bit_length()
+            bit = top[b]
+            rest ^= bit
+            after = free & keep[b]
+            below = after & (bit - 1)  # the second queen on a lower cell: each pair once
+            open_here = 0
+            while below:
+                c = below.bit_length()
+                below ^= top[c]
+                leaf = after & keep[c]
+                known = lookup(leaf)
+                if known is None:
+                    if leaf:
+                        open_here += 1
+                        count[c] += 1
+                    else:
+                        won |= bit | top[c]
+                elif not known:
+                    won |= bit | top[c]
+            count[b] += open_here
+        out = {}
+        rest = free
+        while rest:
+            b = rest.bit_length()
+            bit = top[b]
+            rest ^= bit
+            out[free & keep[b]] = _ALREADY_WON if won & bit else count[b]
+        return out
 
     # --- Sprague-Grundy values, for analysis ----------------------------------------------------
 
