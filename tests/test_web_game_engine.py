@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from twoplayer_oracles import brute_force_wins
+from twoplayer_oracles import brute_force_wins, open_moves
 
 from twoplayer.queens_game import (
     KaylesSolver,
@@ -97,20 +97,20 @@ def test_reply_order_by_open_moves_leaves_every_result_exact(mode, proof_order_c
             game.push(rng.choice(moves))
 
 
-def test_open_moves_counts_what_is_left_to_prove():
+def test_open_counts_count_what_is_left_to_prove():
     board = QueensBoard.plain(4, "hard")
     solver = KaylesSolver(board)
     free = board.full & ~board.conflicts[1]  # after r1c2: six legal moves
-    assert solver._open_moves(free) == 6  # nothing known: all six still open
+    assert solver._open_counts(board.full)[free] == 6  # nothing known: all six still open
     assert not solver.is_lost(free)  # the search leaves the winning reply in the memo
-    assert solver._open_moves(free) >= 1 << 30  # won: of no use as a reply
+    assert solver._open_counts(board.full)[free] >= 1 << 30  # won: of no use as a reply
 
 
 @pytest.mark.parametrize("mode", ["hard", "easy"])
 def test_open_counts_by_pairs_of_queens_match_open_moves_child_by_child(mode):
     # `_open_counts` looks each pair of queens up once for both of its orders: it must give every
-    # child what `_open_moves` gives it, whatever the memo holds (nothing yet, then what a search
-    # left: won and lost children among the open ones).
+    # child what `open_moves` counts for it, whatever the memo holds (nothing yet, then what a
+    # search left: won and lost children among the open ones).
     rng = random.Random(7)
     for seed in range(12):
         board = QueensBoard.random(5 + seed % 3, seed, mode)
@@ -120,6 +120,6 @@ def test_open_counts_by_pairs_of_queens_match_open_moves_child_by_child(mode):
             free = game.free
             children = [free & ~board.conflicts[r * board.n + c] for r, c in game.legal_moves()]
             for _ in range(2):  # before and after a search of the position
-                assert solver._open_counts(free) == {child: solver._open_moves(child) for child in children}
+                assert solver._open_counts(free) == {child: open_moves(solver, child) for child in children}
                 solver.is_lost(free)
             game.push(rng.choice(game.legal_moves()))

@@ -2,13 +2,17 @@
 cleverly, written independently of it (not product code: nothing in twoplayer/ imports them).
 
 - `brute_force_wins`: the Queens Game by plain minimax, no memo, no bound, no decomposition.
+- `open_moves`: one position's count of what is left to prove, move by move (what
+  `KaylesSolver._open_counts` gives all children of a position at once).
 - `grundy_table`: Wythoff's game (Corner the Queen) by the mex definition.
 - `naive_distance`, `is_path_legal`: Super Queen by square-by-square BFS, and a path checker.
 """
 
 from __future__ import annotations
 
+from solver.puzzle import cells_of
 from twoplayer.queens_game import QueensGame
+from twoplayer.queens_solver import _ALREADY_WON, KaylesSolver
 from twoplayer.superqueen import SuperQueenBoard
 
 
@@ -21,6 +25,20 @@ def brute_force_wins(game: QueensGame) -> bool:
         if lost:
             return True
     return False
+
+
+def open_moves(solver: KaylesSolver, free: int) -> int:
+    """The moves of `free` whose result the solver's memo does not hold yet; _ALREADY_WON when a
+    move ends the game or the memo shows it winning (the mover has won `free`)."""
+    n, conflicts = solver.board.n, solver.board.conflicts
+    count = 0
+    for row, col in cells_of(free, n):
+        child = free & ~conflicts[row * n + col]
+        known = solver.memo.get(child)
+        if child == 0 or known is False:
+            return _ALREADY_WON
+        count += known is None
+    return count
 
 
 def grundy_table(n: int) -> list[list[int]]:

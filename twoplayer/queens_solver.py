@@ -326,39 +326,24 @@ class KaylesSolver:
                 return True
         return False
 
-    def _open_moves(self, free: int) -> int:
-        """What is left to prove `free` lost for the mover: its moves whose result the memo does
-        not hold yet (a one-level proof number). A move the memo already shows winning makes
-        `free` won, of no use as a reply: _ALREADY_WON."""
-        lookup, keep, top = self.memo.get, self._keep1, self._top
-        count = 0
-        rest = free
-        while rest:
-            b = rest.bit_length()
-            rest ^= top[b]
-            child = free & keep[b]
-            known = lookup(child)
-            if known is None:
-                if not child:
-                    return _ALREADY_WON
-                count += 1
-            elif not known:
-                return _ALREADY_WON
-        return count
-
     def _open_counts(self, free: int) -> dict[int, int]:
-        """`_open_moves` of every child of `free`, by child. A queen on a then b leaves the same
-        cells as b then a, so each pair of queens is looked up once and counts for both children:
-        half the lookups of calling `_open_moves` on each."""
+        """What is left to prove each child of `free` lost for its mover, by child: its moves
+        whose result the memo does not hold yet (a one-level proof number); _ALREADY_WON for a
+        child with a move the memo shows winning (or one that ends the game), of no use as a
+        reply. A queen on a then b leaves the same cells as b then a, so each pair of queens is
+        looked up once and counts for both children: half the lookups of counting child by
+        child (tests/twoplayer_oracles.py `open_moves` does that)."""
         lookup, keep, top = self.memo.get, self._keep1, self._top
         count = [0] * len(keep)  # by bit_length, as keep
         won = 0  # the bits of the cells whose child is won (a move from it ends the game or wins)
+        children = []  # (bit_length, bit, child) of each cell
         rest = free
         while rest:
             b = rest.bit_length()
             bit = top[b]
             rest ^= bit
             after = free & keep[b]
+            children.append((b, bit, after))
             below = after & (bit - 1)  # the second queen on a lower cell: each pair once
             open_here = 0
             while below:
@@ -375,14 +360,7 @@ class KaylesSolver:
                 elif not known:
                     won |= bit | top[c]
             count[b] += open_here
-        out = {}
-        rest = free
-        while rest:
-            b = rest.bit_length()
-            bit = top[b]
-            rest ^= bit
-            out[free & keep[b]] = _ALREADY_WON if won & bit else count[b]
-        return out
+        return {after: _ALREADY_WON if won & bit else count[b] for b, bit, after in children}
 
     # --- Sprague-Grundy values, for analysis ----------------------------------------------------
 
