@@ -87,9 +87,8 @@ def photograph_page(
         server.wait_for(lambda state: state.reports > 0, timeout=20)
         browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)
         return base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
-    finally:  # the tab stays for the next page `open` shows
-        browser.call("Emulation.clearDeviceMetricsOverride")
-        browser.call("Emulation.setScrollbarsHidden", hidden=False)
+    finally:  # the tab stays for the next page `open` shows: at the browser's own size again
+        browser.call("Emulation.clearDeviceMetricsOverride")  # (scrollbars stay hidden)
 
 
 def tab_urls(browser: Chromium) -> list[str]:
