@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 
@@ -73,3 +74,19 @@ def test_a_subcommand_imports_only_its_own_stage():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "False False"
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("3", "3")])
+def test_the_command_asks_openblas_for_one_thread_unless_the_user_chose(given, seen):
+    """The setting only works if numpy is imported after it: importing the CLI must not import
+    numpy, and the installed command sets it before main runs (the user's own value wins)."""
+    code = (
+        "import os, sys; from autosolve import cli; assert 'numpy' not in sys.modules; "
+        "cli.main = lambda: print(os.environ.get('OPENBLAS_NUM_THREADS')) or 0; cli.entry()"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == seen
