@@ -9,8 +9,9 @@ Run from the project root::
     .venv/bin/python benchmarks/web_game.py --skip-latency --before 0fe93c5 --before a40ac60
 
 Latency is the wall-clock time of one ``POST /api/game/ai-move`` against a `GameServer` in this
-process (what the page waits for), with the CPU seconds of this process in the same span beside
-it (what a busy shared machine does not inflate). Each game is the level under test against
+process (what the page waits for), with the CPU seconds of this process (and of the copies it
+forks to prove big positions) in the same span beside it (what a busy shared machine does not
+inflate). Each game is the level under test against
 itself, from the empty board to the end, on maps from seeds 0, 1, ...
 Not a test: nothing here is imported by the product or by the test suite.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,13 +38,14 @@ sys.path.insert(0, str(ROOT))
 from autosolve.web.game import GameServer  # noqa: E402
 from twoplayer import queens_game  # noqa: E402
 from twoplayer.queens_game import QUEENS_AIS, QueensBoard  # noqa: E402
+from twoplayer.queens_split import processes_available  # noqa: E402
 
 BEFORE = "0fe93c5"
 
 
 @dataclass(frozen=True)
 class Latency:
-    """Seconds per AI move: median and worst wall clock, and worst CPU of this process."""
+    """Seconds per AI move: median and worst wall clock, and worst CPU (`cpu_seconds`)."""
 
     label: str
     count: int
@@ -66,10 +69,17 @@ def post(url: str, body: dict[str, object]) -> dict:
         return json.load(response)
 
 
+def cpu_seconds() -> float:
+    """CPU of this process and of the copies it forked and reaped (the perfect player proves
+    big positions on every core: `twoplayer.queens_split`)."""
+    copies = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + copies.ru_utime + copies.ru_stime
+
+
 def timed(job: Callable[[], object]) -> tuple[float, float]:
-    start, start_cpu = time.perf_counter(), time.process_time()
+    start, start_cpu = time.perf_counter(), cpu_seconds()
     job()
-    return time.perf_counter() - start, time.process_time() - start_cpu
+    return time.perf_counter() - start, cpu_seconds() - start_cpu
 
 
 def summarise(label: str, samples: list[tuple[float, float]], nodes: list[int] | None = None) -> Latency:
@@ -127,15 +137,18 @@ def load_engine(ref: str) -> types.ModuleType:
 
 
 def first_moves(engine: types.ModuleType, label: str, maps: int, size: int = 10,
-                mode: str = "easy") -> Latency:
+                mode: str = "easy", processes: int | None = None) -> Latency:
     """The perfect player's first move (the hardest one) on `maps` random maps, fresh memo each;
-    with the positions searched where the engine counts them (the one of 0fe93c5 does not)."""
+    with the positions searched where the engine counts them (the one of 0fe93c5 does not).
+    `processes`: how many the player proves big positions with (today's engine; None: its own
+    default, one per core)."""
     samples: list[tuple[float, float]] = []
     nodes: list[int | None] = []
     for seed in range(maps):
         board = engine.QueensBoard.random(size, seed, mode)
         game = engine.QueensGame(board)
-        player = engine.PerfectPlayer(0)
+        extra = {} if processes is None else {"processes": processes}  # the old engines take no such thing
+        player = engine.PerfectPlayer(0, **extra)
         samples.append(timed(partial(player.choose, game)))
         nodes.append(getattr(player.solver_for(board), "nodes", None))
     counted = [count for count in nodes if count is not None]
@@ -188,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             old = load_engine(ref)
             check_same_maps(old, ref)
             print(first_moves(old, f"engine of {ref} (before)", args.maps).row(), flush=True)
-        print(first_moves(queens_game, "engine today", args.maps).row(), flush=True)
+        print(first_moves(queens_game, "engine today, one process", args.maps, processes=1).row(), flush=True)
+        cores = processes_available()
+        print(first_moves(queens_game, f"engine today, {cores} processes", args.maps).row(), flush=True)
         print(first_move_api(server, args.maps).row(), flush=True)
     return 0
 

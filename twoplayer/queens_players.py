@@ -17,6 +17,7 @@ from solver.puzzle import Cell, cells_of
 from twoplayer.players import Player, RandomPlayer
 from twoplayer.queens_board import QueensBoard
 from twoplayer.queens_solver import KaylesSolver
+from twoplayer.queens_split import prove_children
 from twoplayer.search import AlphaBeta, Limit
 
 if TYPE_CHECKING:
@@ -65,9 +66,10 @@ class PerfectPlayer:
     """Exact play (`KaylesSolver`). When every move loses, it leaves the opponent the
     fewest winning replies (checked within a small time budget), else the most free cells."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, processes: int | None = None) -> None:
         self.name = "perfect"
         self.rng = random.Random(seed)
+        self.processes = processes  # to prove big positions (`prove_children`; None: one per core)
         self._solvers: dict[QueensBoard, KaylesSolver] = {}
 
     def solver_for(self, board: QueensBoard) -> KaylesSolver:
@@ -83,6 +85,7 @@ class PerfectPlayer:
     def choose(self, game: QueensGame) -> Cell:
         solver = self.solver_for(game.board)
         conflicts, n, free = game.board.conflicts, game.board.n, game.free
+        prove_children(solver, free, processes=self.processes)  # a big position: shared out
         if not solver.is_lost(free):
             # The search that proved the win has left the winning reply in the memo: known
             # lost children first, then (rarely needed) a search of the rest.

@@ -78,7 +78,7 @@ feature tried (cells, the bound, its spread, isolated cells, components) separat
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -119,6 +119,11 @@ class SolveTimeout(QueensError):
     stays in the memo: asking again goes on from there."""
 
 
+class SearchHalted(Exception):
+    """The search was told to stop (`KaylesSolver.halting`): another process has the answer.
+    Internal to `twoplayer.queens_split`; like SolveTimeout it leaves the memo sound."""
+
+
 class KaylesSolver:
     """Exact results of free-cell masks on one board (Node Kayles on its conflict graph), memoised.
 
@@ -144,6 +149,8 @@ class KaylesSolver:
         self.memo: dict[int, bool] = {}  # free mask -> the player to move wins
         self.values: dict[int, int] = {}  # component mask -> Grundy value (`grundy` only)
         self.deadline: float | None = None  # perf_counter() past which `wins` gives up
+        self.halt: Callable[[], bool] | None = None  # asked as often as the clock: True stops
+        self._watched = False  # a deadline or a halt is set: look every _CLOCK_EVERY + 1 positions
         self.nodes = 0
         self._killers: list[list[int]] = [[] for _ in range(board.n + 1)]  # per depth, newest first
         self._killer_count = KILLERS if board.mode == "easy" else 0
@@ -159,14 +166,29 @@ class KaylesSolver:
         """Raise SolveTimeout from a search inside that runs longer than `seconds` (None: no
         limit). The memo stays sound: a result is stored only once it is proved."""
         self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self._watched = self.deadline is not None or self.halt is not None
         try:
             yield
         finally:
             self.deadline = None
+            self._watched = self.halt is not None
+
+    @contextmanager
+    def halting(self, halt: Callable[[], bool]) -> Iterator[None]:
+        """Raise SearchHalted from a search inside once `halt()` says so (asked every
+        _CLOCK_EVERY + 1 positions, a few ms)."""
+        self.halt, self._watched = halt, True
+        try:
+            yield
+        finally:
+            self.halt = None
+            self._watched = self.deadline is not None
 
     def _check_clock(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SolveTimeout("the exact search ran out of time")
+        if self.halt is not None and self.halt():
+            raise SearchHalted
 
     def size(self) -> int:
         """How many positions the memo holds (its memory grows with it)."""
@@ -197,7 +219,7 @@ class KaylesSolver:
         if known is not None:
             return known
         self.nodes += 1
-        if not self.nodes & _CLOCK_EVERY and self.deadline is not None:
+        if not self.nodes & _CLOCK_EVERY and self._watched:
             self._check_clock()
         keep, units_of, top, lookup = self._keep1, self._units1, self._top, memo.get
         unknown = []
@@ -248,14 +270,25 @@ class KaylesSolver:
         queen on cell here. Unlike merging positions, this costs one store and no search."""
         self.memo[self._path[depth - 1] & self._keep[cell]] = True
 
-    def _search(self, free: int, unknown: list[int], depth: int) -> bool:
-        """Try the children nothing decided yet; the mover wins by any that is lost."""
+    def order_children(self, free: int, unknown: list[int], depth: int = 0) -> None:
+        """Sort the undecided children of `free` into the order the search tries them."""
         unknown.sort(key=int.bit_count)
         if len(unknown) > 1 and free.bit_count() >= self.proof_order_cells:
             unknown.sort(key=self._open_counts(free).__getitem__)
         killers = self._killers[depth]
         if killers and len(unknown) > KILLER_SLOT + 1:
             self._killers_early(free, unknown, killers)
+
+    def child_wins(self, free: int, child: int) -> bool:
+        """`wins(child)` for a child of `free`, searched as `wins(free)` searches its children
+        (one level down: the killers of that level, and won siblings marked among them)."""
+        self._path[0] = free
+        return self._wins(child, 1)
+
+    def _search(self, free: int, unknown: list[int], depth: int) -> bool:
+        """Try the children nothing decided yet; the mover wins by any that is lost."""
+        self.order_children(free, unknown, depth)
+        killers = self._killers[depth]
         wins, below = self._wins, depth + 1
         for child in unknown:
             if not wins(child, below):

@@ -55,6 +55,7 @@ from twoplayer.queens_game import (
     SolveTimeout,
     make_player,
 )
+from twoplayer.queens_split import prove_children
 from twoplayer.search import Limit
 
 STATIC = Path(__file__).resolve().parent / "game_static"
@@ -383,6 +384,7 @@ def analyse_moves(web: WebGame) -> dict[str, object]:
     moves = []
     try:
         with solver.budget(ANALYSIS_SECONDS):
+            prove_children(solver, free, until_win=False)  # a big position: shared out between the cores
             for r, c in game.legal_moves():
                 wins = solver.is_lost(free & ~conflicts[r * n + c])
                 moves.append({"row": r, "col": c, "result": "win" if wins else "lose"})
