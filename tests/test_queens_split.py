@@ -3,6 +3,7 @@ answers as the solver alone, real forks, and no process left behind."""
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 
@@ -66,10 +67,11 @@ def test_until_win_gives_the_verdict_of_the_solver_alone_for_won_and_lost_positi
         solver = KaylesSolver(board)
         prove_children(solver, free, processes=2, alone=0)
         verdict = solver.wins(free)
-        assert verdict == KaylesSolver(board).wins(free)
+        checker = KaylesSolver(board)
+        assert verdict == checker.wins(free)
         if verdict:  # the memo names a winning move, and it really wins
             winning = [cell for cell, won in children_results(solver, free).items() if won is False]
-            assert winning and all(not alone(board, free)[cell] for cell in winning)
+            assert winning and not any(checker.wins(free & ~board.conflicts[cell]) for cell in winning)
         verdicts.append(verdict)
     assert set(verdicts) == {True, False}, "the boards should include won and lost positions"
     assert len(forks) == len(BOARDS)
@@ -130,4 +132,16 @@ def test_a_split_from_a_server_thread_works_as_from_the_main_thread(forks):
     thread.start()
     thread.join(timeout=60)
     assert not thread.is_alive() and len(forks) == 1
+    assert children_results(solver, free) == alone(board, free)
+
+
+def test_when_the_system_makes_no_copy_this_process_proves_every_child(monkeypatch):
+    def refused() -> int:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(queens_split.os, "fork", refused)
+    board = BOARDS[2]
+    free = QueensGame(board).free
+    solver = KaylesSolver(board)
+    prove_children(solver, free, until_win=False, processes=2, alone=0)
     assert children_results(solver, free) == alone(board, free)

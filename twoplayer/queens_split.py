@@ -182,7 +182,7 @@ def prove_children(
         os.write(write_end, b"".join(i.to_bytes(2, "little") for i in range(len(split.children))))
         os.close(write_end)
         slots = range(1, min(processes, len(split.children)))
-        copies = [_fork(split, shared, read_end, slot) for slot in slots]
+        copies = [pid for pid in (_fork(split, shared, read_end, slot) for slot in slots) if pid]
         done = False
         try:
             start = solver.nodes
@@ -247,13 +247,17 @@ def _plan(solver: KaylesSolver, free: int, until_win: bool) -> _Split | None:
     return _Split(solver, free, children, [leading[child] for child in children], until_win)
 
 
-def _fork(split: _Split, shared: _Shared, queue: int, slot: int) -> int:
-    """Start a copy of this process proving children of the split; its pid. The copy runs the
+def _fork(split: _Split, shared: _Shared, queue: int, slot: int) -> int | None:
+    """Start a copy of this process proving children of the split; its pid (None: the system
+    would not make one, and this process proves what it would have). The copy runs the
     solver alone (no lock, file or thread of this process), writes only to the shared memory and
     leaves by os._exit, so nothing of this process (its buffers, servers, atexit hooks) runs twice.
     It stops when this process is gone too."""
     parent = os.getpid()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no memory or too many processes
+        return None
     if pid:
         return pid
     code = 1
