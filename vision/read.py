@@ -43,7 +43,7 @@ import numpy as np
 from capture.geometry import Rect
 from capture.image_file import load_image
 from vision.lattice import Lattice
-from vision.locate import locate
+from vision.locate import locate, stripes_on_lines
 from vision.reading import (
     CONFIDENT,
     BoardNotFound,
@@ -149,17 +149,27 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
     try:
         lattice = locate(shades)
     except BoardNotFound as first:
-        try:
-            lattice = locate(shades, stripes=True)
-        except BoardNotFound:
-            lattice = _locate_with_dark_cells(shades, first)
+        lattice = _locate_without_stripes(shades, first)
     else:
         samples = sample_board(shades.rgb, shades, lattice)
         if not _confirm_stripes(shades, lattice, samples.striped()):
             return lattice, samples, []
-        lattice = locate(shades, stripes=True)
+        if stripes_on_lines(shades):  # else the same light mask: the same lattice
+            lattice = locate(shades, stripes=True)
     samples = sample_board(shades.rgb, shades, lattice)
     return lattice, samples, _confirm_stripes(shades, lattice, samples.striped())
+
+
+def _locate_without_stripes(shades: Shades, first: BoardNotFound) -> Lattice:
+    """After `first`: the board located with the red stripes taken out of the grid lines, else
+    with dark cells counted. Where no stripe lies on a line, the light mask is the same as for
+    `first`, so is the outcome: that search is not repeated."""
+    if not stripes_on_lines(shades):
+        return _locate_with_dark_cells(shades, first)
+    try:
+        return locate(shades, stripes=True)
+    except BoardNotFound:
+        return _locate_with_dark_cells(shades, first)
 
 
 def _locate_with_dark_cells(shades: Shades, first: BoardNotFound) -> Lattice:

@@ -297,6 +297,15 @@ def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: 
     return cv2.resize(crop, (SHAPE_SIDE, SHAPE_SIDE), interpolation=how).astype(np.float32)
 
 
+def _disc_patch() -> np.ndarray:
+    """The pixels of a mark patch (`mark_patch` at SHAPE_REACH) inside a locked queen's disc."""
+    yy, xx = np.mgrid[0:SHAPE_SIDE, 0:SHAPE_SIDE] - (SHAPE_SIDE - 1) / 2
+    return np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE
+
+
+DISC_PATCH = _disc_patch()  # once, not per crown
+
+
 def crown_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], background: np.ndarray) -> float:
     """How much the mark in a cell looks like a crown; a locked queen's disc counts by the light
     crown inside it."""
@@ -308,11 +317,9 @@ def crown_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], bac
     best = likeness(normalised_shape(inked[0, 0]), CROWN)
     # a locked queen: the crown is the light inside the dark disc
     luma = patch @ np.array([0.299, 0.587, 0.114], np.float32)
-    yy, xx = np.mgrid[0:SHAPE_SIDE, 0:SHAPE_SIDE] - (SHAPE_SIDE - 1) / 2
-    inside = np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE
-    dark = percentile(luma[inside], 10)
+    dark = percentile(luma[DISC_PATCH], 10)
     if dark < 90:
-        light = np.clip((luma - dark - 40) / 80, 0, 1) * inside
+        light = np.clip((luma - dark - 40) / 80, 0, 1) * DISC_PATCH
         best = max(best, likeness(normalised_shape(light), CROWN))
     return best
 
