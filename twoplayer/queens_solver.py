@@ -120,8 +120,9 @@ class SolveTimeout(QueensError):
 
 
 class SearchHalted(Exception):
-    """The search was told to stop (`KaylesSolver.halting`): another process has the answer.
-    Internal to `twoplayer.queens_split`; like SolveTimeout it leaves the memo sound."""
+    """The search was told to stop (`KaylesSolver.halting`): its time alone is up, or another
+    process has the answer. Internal to `twoplayer.queens_split`; like SolveTimeout it leaves
+    the memo sound."""
 
 
 class KaylesSolver:
