@@ -173,9 +173,9 @@ def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):
         clicker(browser).click(*cell_centre(browser, 6, (move["row"], move["col"])))
         after = wait_until(lambda: len((s := api_state(server, game_id))["queens"]) == 3 and s)
         assert queens_of(after, 2) == [(move["row"], move["col"])]
-        # The Undo button is found on screen once the page shows the AI's reply: the reply may
-        # end the game, and the banner saying so moves the buttons down (a click where Undo was
-        # a moment before, seen in 1 run in 12 on a loaded machine, lands on the banner).
+        # The Undo button is found on screen once the page shows the AI's reply, not before: the
+        # screen then shows the page as it is (when the game-over banner stood above the buttons,
+        # a reply ending the game moved them, and a click where Undo had been missed it).
         wait_until(lambda: browser.evaluate("!page.busy && page.state.queens.length === 3"))
         wait_painted(browser)
         undo = undo_button(browser)
