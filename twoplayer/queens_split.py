@@ -170,8 +170,10 @@ def prove_children(
     `alone` seconds (0: share out at once) and those with one child left to prove are the
     solver's alone. Keeps the solver's budget: each process stops at its deadline, and
     SolveTimeout comes out of this one."""
+    if free.bit_count() < SPLIT_CELLS:  # most moves of a game: nothing more to look up
+        return
     processes = processes_available() if processes is None else processes
-    if processes < 2 or free.bit_count() < SPLIT_CELLS or _proved_alone(solver, free, until_win, alone):
+    if processes < 2 or _proved_alone(solver, free, until_win, alone):
         return
     split = _plan(solver, free, until_win)
     if split is None:
