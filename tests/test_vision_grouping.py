@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.lattice import Blobs
-from vision.locate import Unit, _components, group_boards
+from vision.locate import _components, group_boards
+from vision.merged import Unit
 
 
 def test_cells_across_counts_whole_cells_only():

@@ -9,6 +9,8 @@ import numpy as np
 from capture.geometry import Rect
 from vision.stats import median as array_median
 
+MIN_N, MAX_N = 4, 30  # the board sizes read: a lattice has MIN_N..MAX_N cells a side
+
 
 @dataclass(frozen=True)
 class Blobs:

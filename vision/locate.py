@@ -13,14 +13,13 @@ of N x N cells, *pitch* the distance between neighbouring cell centres in pixels
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
 from vision.frame import check_frame, cut_off, cut_sides, short_sides
-from vision.lattice import Blobs, Lattice
+from vision.lattice import MAX_N, MIN_N, Blobs, Lattice
+from vision.merged import MIN_UNIT_SHARE, Areas, Unit, areas_among, split_merged, unit_share, units_of_strips
+from vision.outlines import Outlines, outlines_of
 from vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from vision.shades import Shades, compare_with
 from vision.stats import list_median
@@ -29,8 +28,6 @@ from vision.stats import median as array_median
 # Larger images are searched at reduced size; the board is then re-read from a full-size crop.
 SEARCH_SIDE = 2000
 MIN_CELL = 6  # px at search scale: smaller blobs are text counters and icons, not cells
-MIN_N, MAX_N = 4, 30
-
 
 LOCAL_DARK = 14  # levels darker than the lightest pixel within two: a line, even a faint one
 DARK = 100  # luma below this is a line or a dark page whatever surrounds it
@@ -71,36 +68,6 @@ def shrink_mask(mask: np.ndarray, factor: int) -> np.ndarray:
     h, w = mask.shape[0] // factor, mask.shape[1] // factor
     small = cv2.resize(mask[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_AREA)
     return compare_with(small, 254, cv2.CMP_GT)
-
-
-@dataclass(frozen=True)
-class Outlines:
-    """A mask's contours (outer edges of light areas and edges of their holes), per contour its
-    bounding box (x, y, w, h) and the index of the light area a hole's edge belongs to (-1 for an
-    outer edge). Blobs and light areas are both found among them: one search for both."""
-
-    contours: Sequence[np.ndarray]
-    boxes: np.ndarray  # int (K, 4)
-    parents: np.ndarray  # int (K,)
-
-
-def outlines_of(mask: np.ndarray) -> Outlines:
-    """The outlines of the light areas in `mask` and of their holes."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return Outlines((), np.zeros((0, 4), np.int64), np.zeros(0, np.int64))
-    return Outlines(contours, _bounding_boxes(contours), hierarchy[0][:, 3].astype(np.int64))
-
-
-def _bounding_boxes(contours: Sequence[np.ndarray]) -> np.ndarray:
-    """`cv2.boundingRect` of every contour (x, y, w, h), at once: a page has hundreds of contours
-    (text, icons, noise), and a Python loop over them was a third of the blob search (profiled)."""
-    points = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
-    starts = np.zeros(len(contours), np.int64)
-    np.cumsum(np.fromiter(map(len, contours), np.int64, len(contours))[:-1], out=starts[1:])
-    low = np.minimum.reduceat(points, starts, axis=0)
-    high = np.maximum.reduceat(points, starts, axis=0)
-    return np.concatenate([low, high - low + 1], axis=1)
 
 
 def find_blobs(mask: np.ndarray, min_cell: int = MIN_CELL) -> Blobs:
@@ -378,66 +345,7 @@ def _main_of(blobs: Blobs, groups: list[np.ndarray]) -> np.ndarray:
 
 # --- cells whose lines vanished: at fractional zoom a browser can drop a 1 px cell line ------
 
-MERGE_TOLERANCE = 0.12  # of the pitch: a merged area's sides lie this close to whole cells
-FILLED = 0.9  # of its box: a merged area's outline (marks' holes aside) fills it, as a rectangle
-MIN_STRIPS = 4  # light areas one cell across that agree on the cell size before it is believed
 MAX_UNITS = 3  # cell sizes tried from grids of clean cells, the largest grids first
-MAX_STRIP_UNITS = 3  # cell sizes tried from the most common short sides of rectangles
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One cell's light size and the pitch."""
-
-    size: float
-    pitch: float
-
-    @property
-    def gap(self) -> float:
-        return self.pitch - self.size
-
-    def cells_across(self, lengths: np.ndarray) -> np.ndarray:
-        """Per light span length (px, int array), how many cells side by side it is (0: not a
-        whole number). All lengths at once: a fit tries every light area with every likely unit,
-        and a call per area cost 5-7% of a board search (profiled on the test images)."""
-        count = np.rint((lengths + self.gap) / self.pitch)
-        off = np.abs(lengths - (count * self.pitch - self.gap))
-        whole = (count >= 1) & (count <= MAX_N) & (off <= max(2.0, MERGE_TOLERANCE * self.pitch))
-        return np.where(whole, count, 0).astype(np.int64)
-
-
-@dataclass(frozen=True)
-class Areas:
-    """Light areas: per area its outline, its bounding box (x, y, w, h), the smaller side of its
-    largest hole (0 for none: a mark makes a small hole, a board inside a card a large one, and
-    `split_merged` leaves areas with large holes whole) and whether it is a filled rectangle
-    (where `units_of_strips` looks for strips)."""
-
-    outlines: list[np.ndarray]
-    boxes: np.ndarray  # int (K, 4)
-    holes: np.ndarray  # int (K,)
-    filled: np.ndarray  # bool (K,): the outline fills its box as a rectangle does
-
-
-def light_areas(mask: np.ndarray, min_cell: int) -> Areas:
-    """Every light area at least `min_cell` across, outline and box."""
-    return _areas_among(outlines_of(mask), min_cell)
-
-
-def _areas_among(outlines: Outlines, min_cell: int) -> Areas:
-    """The light areas (see `light_areas`) among a mask's outlines."""
-    sides = outlines.boxes[:, 2:].min(axis=1)
-    inner = outlines.parents >= 0
-    holes = np.zeros(len(sides), np.int64)
-    np.maximum.at(holes, outlines.parents[inner], sides[inner])
-    kept = np.flatnonzero(~inner & (sides >= min_cell))
-    outlines_kept = [outlines.contours[i] for i in kept.tolist()]
-    boxes = outlines.boxes[kept].reshape(-1, 4)
-    filled = [
-        cv2.contourArea(contour) >= FILLED * w * h
-        for contour, (_, _, w, h) in zip(outlines_kept, boxes.tolist())
-    ]
-    return Areas(outlines_kept, boxes, holes[kept], np.array(filled, bool))
 
 
 def unit_of(blobs: Blobs, members: np.ndarray) -> Unit:
@@ -446,75 +354,6 @@ def unit_of(blobs: Blobs, members: np.ndarray) -> Unit:
     _, pitch_x = _axis_positions(centres[:, 0], sizes)
     _, pitch_y = _axis_positions(centres[:, 1], sizes)
     return Unit(float(array_median(sizes)), (pitch_x + pitch_y) / 2)
-
-
-def units_of_strips(areas: Areas) -> list[Unit]:
-    """Cell sizes and pitches from strips: where a browser dropped every line one way (Firefox
-    at 50% zoom draws no vertical cell line at all), the cells of a row merge into strips one
-    cell high. A short side that many rectangles share is a cell (the most common few are
-    tried: a page's example boards share theirs too); rectangles one above the other (or side
-    by side) a cell apart start a pitch apart."""
-    rectangles = areas.boxes[areas.filled]
-    short = np.minimum(rectangles[:, 2], rectangles[:, 3])
-    values = sorted(set(short.tolist()))  # (np.unique imports numpy.ma: 25-40 ms at start-up)
-    near = [np.count_nonzero(np.abs(short - v) <= 1) for v in values]
-    units: list[Unit] = []
-    for count, value in sorted(zip(near, values), reverse=True):
-        if count < MIN_STRIPS or len(units) == MAX_STRIP_UNITS:
-            break
-        if any(abs(unit.size - value) <= 2 for unit in units):
-            continue
-        strips = rectangles[np.abs(short - value) <= 1]
-        size = float(array_median(np.minimum(strips[:, 2], strips[:, 3]).astype(float)))
-        steps = _steps_between(strips, size)
-        if steps:
-            units.append(Unit(size, float(list_median(steps))))
-    return units
-
-
-def _steps_between(boxes: np.ndarray, size: float) -> list[float]:
-    """How far apart strips start that lie one above the other (or side by side) a cell apart."""
-    steps = []
-    for start, lo, length in ((1, 0, 2), (0, 1, 3)):
-        a = boxes[:, start].astype(float)
-        step = a[None, :] - a[:, None]
-        x_lo, x_hi = boxes[:, lo], boxes[:, lo] + boxes[:, length]
-        overlap = np.minimum(x_hi[:, None], x_hi[None, :]) - np.maximum(x_lo[:, None], x_lo[None, :])
-        steps.extend(step[(step > 0.5 * size) & (step < 1.5 * size) & (overlap > 0.5 * size)].tolist())
-    return steps
-
-
-def split_merged(areas: Areas, blobs: Blobs, unit: Unit) -> Blobs:
-    """The blobs, with light areas whose box spans whole
-    cells (2x1, 3x1, 2x2, an L of three, ... at the pitch) split into those cells: cells whose
-    thin lines the browser did not draw.
-
-    Firefox at 67% or 80% zoom draws a 1 px line 0.67 or 0.8 px wide and, by where it falls on
-    the pixel grid, shows it or drops it (at 50% it drops every line one way): lines inside a
-    region vanish, which merges its cells into one area and cuts the board into pieces that do
-    not look like one board. An area splits only when both sides of its box are whole cells
-    within a tolerance and it holds no hole a whole cell wide (a card or dialog around the board
-    does: the board is its hole); a cell of it is one whose middle lies inside the area's
-    outline. A smaller hole is a mark: a crown is 55-60% of a cell across (half a cell, the
-    former limit, kept every area holding a crown whole, so Firefox at 50% could not read a board
-    once queens were on it)."""
-    split: set[tuple[int, int, int, int]] = set()
-    boxes: list[tuple[int, int, int, int]] = []
-    half = unit.size / 2
-    across, down = unit.cells_across(areas.boxes[:, 2]), unit.cells_across(areas.boxes[:, 3])
-    for i in np.flatnonzero((across * down >= 2) & (areas.holes < unit.size)).tolist():
-        outline, (x, y, w, h) = areas.outlines[i], areas.boxes[i].tolist()
-        split.add((x, y, x + w, y + h))
-        for row in range(int(down[i])):
-            for col in range(int(across[i])):
-                x0, y0 = x + col * unit.pitch, y + row * unit.pitch
-                if cv2.pointPolygonTest(outline, (x0 + half, y0 + half), False) > 0:
-                    boxes.append((int(round(x0)), int(round(y0)),
-                                  int(round(x0 + unit.size)), int(round(y0 + unit.size))))
-    # every other blob stays: a second board beside this one is still seen (and refused)
-    boxes += [box for box in map(tuple, blobs.boxes.tolist()) if box not in split]
-    box_array = np.array(boxes, dtype=np.int64).reshape(-1, 4)
-    return Blobs(box_array, (box_array[:, :2] + box_array[:, 2:]) / 2.0)
 
 
 def fit_board(mask: np.ndarray, min_cell: int = MIN_CELL) -> Lattice:
@@ -538,14 +377,14 @@ def fit_board(mask: np.ndarray, min_cell: int = MIN_CELL) -> Lattice:
     if lattice is not None and lattice.found >= 1.0:
         return lattice
     best = lattice
-    areas = _areas_among(outlines, min_cell)
+    areas = areas_among(outlines, min_cell)
     for unit in _likely_units(blobs, groups, areas):
         try:
             split = split_merged(areas, blobs, unit)
             mended = fit_lattice(split, main_board(split), mask)
         except BoardNotFound:
             continue
-        if _unit_share(blobs, areas, unit, mended) < MIN_UNIT_SHARE:
+        if unit_share(blobs, areas, unit, mended) < MIN_UNIT_SHARE:
             continue  # the cell size of some other grid (an example board), not of this one
         if best is None or _is_better(mended, best):
             best = mended
@@ -553,37 +392,6 @@ def fit_board(mask: np.ndarray, min_cell: int = MIN_CELL) -> Lattice:
         assert first is not None
         raise first
     return best
-
-
-MIN_UNIT_SHARE = 0.25  # of a mended board's cells: clean cells or strips of the unit's size
-
-
-def _unit_share(blobs: Blobs, areas: Areas, unit: Unit, lattice: Lattice) -> float:
-    """The share of the lattice's cells that show `unit`'s size themselves: a clean cell of that
-    size, or a strip one such cell across (whose other side is whole cells) lies on them."""
-    tolerance = max(2.0, MERGE_TOLERANCE * unit.pitch)
-    centres = blobs.centres[np.abs(blobs.sizes - unit.size) < 0.25 * unit.size].tolist()
-    rectangles = areas.boxes[areas.filled]
-    across, down = unit.cells_across(rectangles[:, 2]), unit.cells_across(rectangles[:, 3])
-    strips = (np.abs(rectangles[:, 2:].min(axis=1) - unit.size) <= tolerance) & (across > 0) & (down > 0)
-    for (x, y, _, _), cols, rows in zip(*(a[strips].tolist() for a in (rectangles, across, down))):
-        for row in range(rows):
-            for col in range(cols):
-                centres.append([x + col * unit.pitch + unit.size / 2, y + row * unit.pitch + unit.size / 2])
-    cells = _lattice_cells_at(lattice, np.array(centres, np.float64).reshape(-1, 2))
-    return len(cells) / (lattice.n * lattice.n)
-
-
-def _lattice_cells_at(lattice: Lattice, points: np.ndarray) -> set[tuple[int, int]]:
-    """The cells (row, col) of the lattice with one of the points (x, y) near their centre (within
-    a quarter pitch both ways). All points at once: a loop over them was most of
-    `_unit_share`'s cost (3% of a board search, profiled on the test images)."""
-    xs, ys, near = lattice.xs, lattice.ys, 0.25 * lattice.pitch
-    dx, dy = np.abs(xs[None, :] - points[:, :1]), np.abs(ys[None, :] - points[:, 1:])
-    cols, rows = dx.argmin(axis=1), dy.argmin(axis=1)
-    at = np.arange(len(points))
-    seen = (dx[at, cols] < near) & (dy[at, rows] < near)
-    return set(zip(rows[seen].tolist(), cols[seen].tolist()))
 
 
 def _likely_units(blobs: Blobs, groups: list[np.ndarray], areas: Areas) -> list[Unit]:

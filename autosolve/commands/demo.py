@@ -19,7 +19,7 @@ from solver.search import count_solutions
 if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
     from autosolve.demo import DemoOutcome
 
-# Boards the screen reader reads (vision.locate's MIN_N..MAX_N), kept here so that a bad
+# Boards the screen reader reads (vision.lattice's MIN_N..MAX_N), kept here so that a bad
 # --size fails before OpenCV, Xvfb and Chromium start.
 MIN_N, MAX_N = 4, 30
 
