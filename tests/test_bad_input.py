@@ -158,14 +158,14 @@ def test_solve_stops_at_its_timeout(tmp_path):
 
 
 def test_generate_stops_at_its_timeout():
-    assert_user_error(cli("generate", "--size", "45", "--seed", "1", "--timeout", "1", timeout=30),
-                      "stopped after 1 s", "gen-n45-k1-s1", "raise --timeout")
+    assert_user_error(cli("generate", "--size", "45", "--seed", "1", "--timeout", "0.2", timeout=30),
+                      "stopped after 0.2 s", "gen-n45-k1-s1", "raise --timeout")
 
 
 def test_perfect_players_on_a_big_plain_board_stop_at_the_timeout():
-    done = cli("play", "queens", "--plain", "16", "--p1", "perfect", "--p2", "perfect", "--timeout", "1",
+    done = cli("play", "queens", "--plain", "16", "--p1", "perfect", "--p2", "perfect", "--timeout", "0.2",
                timeout=30)
-    assert_user_error(done, "stopped after 1 s", "Player 1 (perfect)", "16x16")
+    assert_user_error(done, "stopped after 0.2 s", "Player 1 (perfect)", "16x16")
 
 
 @pytest.mark.parametrize("value", ["-1", "nan"])
