@@ -57,6 +57,32 @@ def test_a_search_out_of_time_raises_and_what_it_proved_stays_sound():
     assert solver.is_lost(game.free) == (not brute_force_wins(game))
 
 
+def test_a_budget_inside_a_budget_ends_no_later_and_leaves_the_outer_one_in_place():
+    solver = KaylesSolver(QueensBoard.random(7, 3, "easy"))
+    with solver.budget(10.0):
+        outer = solver.deadline
+        assert outer is not None
+        with solver.budget(100.0):
+            assert solver.deadline == outer  # an inner budget cannot lengthen the outer one
+        assert solver.deadline == outer
+        with solver.budget(0.0):
+            assert solver.deadline is not None and solver.deadline < outer
+        assert solver.deadline == outer
+    assert solver.deadline is None
+
+
+def test_a_lost_player_out_of_time_plays_the_best_move_it_counted_instead_of_giving_up():
+    """Every move loses, so running out of time while counting the opponent's winning replies
+    (the caller's budget, here spent already) ends the count, not the move."""
+    board = QueensBoard.random(10, 9, "easy")  # a first move that loses, and ~100 moves to count
+    game, player = QueensGame(board), PerfectPlayer(0)
+    solver = player.solver_for(board)
+    with solver.budget(0.0):
+        move = player._stubborn(game, solver)
+        assert solver.nodes > 1000  # the count searched, and was stopped by the clock
+    assert move in game.legal_moves() and solver.deadline is None
+
+
 def test_the_perfect_player_forgets_its_memo_when_asked():
     player = PerfectPlayer(0)
     game = QueensGame(QueensBoard.random(6, 1, "hard"))

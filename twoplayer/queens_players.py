@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from solver.puzzle import Cell, cells_of
 from twoplayer.players import Player, RandomPlayer
 from twoplayer.queens_board import QueensBoard
-from twoplayer.queens_solver import KaylesSolver
+from twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from twoplayer.queens_split import prove_children
 from twoplayer.search import AlphaBeta, Limit
 
@@ -58,8 +59,13 @@ class QueensSearchPlayer:
 
 # How long a lost player looks for its most stubborn move. It comes on top of proving the
 # position lost (on a lost 10x10 easy first move it took 0.11-0.21 s of the 0.2 s allowed), and
-# only picks among losing moves: 0.1 s halves that share.
+# only picks among losing moves: 0.1 s halves that share. After a long proof it gets what is left
+# of MOVE_SECONDS since the move began, at least STUBBORN_MIN_SECONDS: a player waits for the
+# proof, not for a nicer losing move (on the worst 10x10 easy first moves the proof takes
+# 0.7-0.9 s).
 STUBBORN_SECONDS = 0.1
+STUBBORN_MIN_SECONDS = 0.02
+MOVE_SECONDS = 1.0
 
 
 class PerfectPlayer:
@@ -84,6 +90,7 @@ class PerfectPlayer:
         self._solvers.clear()
 
     def choose(self, game: QueensGame) -> Cell:
+        start = time.perf_counter()
         solver = self.solver_for(game.board)
         conflicts, n, free = game.board.conflicts, game.board.n, game.free
         prove_children(solver, free, processes=self.processes)  # a big position: shared out
@@ -96,24 +103,23 @@ class PerfectPlayer:
             for move in known + moves:
                 if solver.is_lost(free & ~conflicts[move[0] * n + move[1]]):
                     return move
-        return self._stubborn(game, solver)
+        left = MOVE_SECONDS - (time.perf_counter() - start)
+        return self._stubborn(game, solver, min(STUBBORN_SECONDS, max(STUBBORN_MIN_SECONDS, left)))
 
     def _stubborn(self, game: QueensGame, solver: KaylesSolver, budget: float = STUBBORN_SECONDS) -> Cell:
-        """In a lost position: the move after which the fewest replies win for the opponent."""
+        """In a lost position: the move after which the fewest replies win for the opponent,
+        among those counted within `budget` (or a budget the caller set, if it ends sooner; every
+        move loses, so running out means playing the best counted so far, not giving up)."""
         conflicts, n, free = game.board.conflicts, game.board.n, game.free
         moves = sorted(game.legal_moves(),
                        key=lambda cell: -(free & ~conflicts[cell[0] * n + cell[1]]).bit_count())
-        deadline = time.perf_counter() + budget
         best, fewest = moves[0], None
-        for move in moves:
-            after = free & ~conflicts[move[0] * n + move[1]]
-            replies = 0
-            for reply in cells_of(after, n):
-                if time.perf_counter() > deadline:
-                    return best
-                replies += solver.is_lost(after & ~conflicts[reply[0] * n + reply[1]])
-            if fewest is None or replies < fewest:
-                best, fewest = move, replies
+        with suppress(SolveTimeout), solver.budget(budget):
+            for move in moves:
+                after = free & ~conflicts[move[0] * n + move[1]]
+                replies = sum(solver.is_lost(after & ~conflicts[r * n + c]) for r, c in cells_of(after, n))
+                if fewest is None or replies < fewest:
+                    best, fewest = move, replies
         return best
 
 

@@ -165,14 +165,19 @@ class KaylesSolver:
     @contextmanager
     def budget(self, seconds: float | None) -> Iterator[None]:
         """Raise SolveTimeout from a search inside that runs longer than `seconds` (None: no
-        limit). The memo stays sound: a result is stored only once it is proved."""
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        limit of its own). Nested, the earlier deadline holds: a budget inside a budget cannot
+        lengthen it, and leaving it restores the outer one. The memo stays sound: a result is
+        stored only once it is proved."""
+        outer = self.deadline
+        if seconds is not None:
+            mine = time.perf_counter() + seconds
+            self.deadline = mine if outer is None else min(outer, mine)
         self._watched = self.deadline is not None or self.halt is not None
         try:
             yield
         finally:
-            self.deadline = None
-            self._watched = self.halt is not None
+            self.deadline = outer
+            self._watched = outer is not None or self.halt is not None
 
     @contextmanager
     def halting(self, halt: Callable[[], bool]) -> Iterator[None]:
