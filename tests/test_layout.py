@@ -15,3 +15,11 @@ def test_no_product_module_is_over_600_lines():
     long = {str(path.relative_to(ROOT)): n for path in modules
             if (n := len(path.read_text().splitlines())) > MAX_LINES}
     assert long == {}, f"split these by idea: {long}"
+
+
+def test_the_demo_refuses_the_board_sizes_the_screen_reader_cannot_read():
+    # a copy, so that a bad --size fails before numpy and OpenCV load: it must stay the same
+    from autosolve.commands import demo
+    from vision import lattice
+
+    assert (demo.MIN_N, demo.MAX_N) == (lattice.MIN_N, lattice.MAX_N)
