@@ -63,6 +63,7 @@ FIREFOX_PREFS: dict[str, object] = {
     "browser.safebrowsing.downloads.enabled": False,
     "network.captive-portal-service.enabled": False,
     "network.connectivity-service.enabled": False,
+    "services.settings.server": "http://127.0.0.1:9/",  # remote settings: nothing listens there
     "browser.tabs.unloadOnLowMemory": False,
     "toolkit.cosmeticAnimations.enabled": False,
     "browser.urlbar.autoFill": False,  # an address typed in (`in_place`) is taken as typed

@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import shutil
-import signal
 import socket
 import struct
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -24,7 +19,8 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import require_tool
+from conftest import have_firefox, require_tool
+from desktops import Firefox
 from live import practice_page, wait_painted, wait_until
 
 from autosolve.cli import main
@@ -440,44 +436,13 @@ def test_zoom_scales_the_board_as_browser_zoom_does(browser):
 
 # --- the same in Firefox ---------------------------------------------------------------------
 
-# A fresh profile that opens no first-run pages and calls no Mozilla service (loopback only).
-FIREFOX_PREFS = {
-    "browser.shell.checkDefaultBrowser": False, "browser.startup.homepage_override.mstone": "ignore",
-    "datareporting.policy.dataSubmissionEnabled": False, "toolkit.telemetry.reportingpolicy.firstRun": False,
-    "browser.aboutwelcome.enabled": False, "app.update.disabledForTesting": True,
-    "app.normandy.enabled": False,
-    "network.captive-portal-service.enabled": False, "network.connectivity-service.enabled": False,
-    "browser.safebrowsing.malware.enabled": False, "browser.safebrowsing.phishing.enabled": False,
-    "browser.safebrowsing.downloads.enabled": False, "extensions.update.enabled": False,
-    "services.settings.server": "http://127.0.0.1:9/", "browser.zoom.siteSpecific": False,
-}
-
-
 @contextmanager
-def firefox(display: str, url: str) -> Iterator[None]:
-    """Firefox ESR showing `url` on `display`, with a fresh profile deleted afterwards."""
-    binary = shutil.which("firefox-esr") or shutil.which("firefox")
-    require_tool(binary is not None, "Firefox")
-    profile = tempfile.mkdtemp(prefix="practice-firefox-")
-    with open(os.path.join(profile, "user.js"), "w") as prefs:
-        for key, value in FIREFOX_PREFS.items():
-            prefs.write(f"user_pref({json.dumps(key)}, {json.dumps(value)});\n")
-    process = subprocess.Popen(
-        [binary, "--no-remote", "--new-instance", "--profile", profile, "-width", "1000", "-height", "900",
-         url],
-        env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        yield
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
-        shutil.rmtree(profile, ignore_errors=True)
+def firefox(display: str, url: str) -> Iterator[Firefox]:
+    """Firefox showing `url` on `display` (a fresh, quiet profile: `desktops.Firefox`), stopped
+    and its profile deleted afterwards."""
+    require_tool(have_firefox(), "Firefox")
+    with Firefox(display, size=(1000, 900)).start(url) as browser:
+        yield browser
 
 
 class _Screen:
