@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from twoplayer.amazons import AmazonsGame, perft  # noqa: E402
-from twoplayer.queens_game import KaylesSolver, PerfectPlayer, QueensBoard, QueensGame  # noqa: E402
+from twoplayer.queens_game import KaylesSolver, Mode, PerfectPlayer, QueensBoard, QueensGame  # noqa: E402
 from twoplayer.search import AlphaBeta, Limit  # noqa: E402
 from twoplayer.superqueen import SuperQueenBoard, shortest_path  # noqa: E402
 
@@ -76,14 +76,14 @@ class FirstMoves:
                 f"worst {self.worst_nodes} positions")
 
 
-def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 10,
+def perfect_first_move_times(size: int = 10, mode: Mode = "hard", boards: int = 10,
                              seed: int = 0) -> FirstMoves:
     """The perfect player's first move (the hardest one) on `boards` random maps, fresh memo each."""
     seconds: list[float] = []
     cpu: list[float] = []
     nodes: list[int] = []
     for index in range(boards):
-        board = QueensBoard.random(size, seed + index, mode)  # type: ignore[arg-type]
+        board = QueensBoard.random(size, seed + index, mode)
         player = PerfectPlayer(0)
         start, start_cpu = time.perf_counter(), time.process_time()
         player.choose(QueensGame(board))
@@ -94,12 +94,12 @@ def perfect_first_move_times(size: int = 10, mode: str = "hard", boards: int = 1
                       max(cpu), max(seconds), max(nodes))
 
 
-def perfect_game_move_times(size: int = 10, mode: str = "hard", boards: int = 5, seed: int = 0) -> Timing:
+def perfect_game_move_times(size: int = 10, mode: Mode = "hard", boards: int = 5, seed: int = 0) -> Timing:
     """Every move of perfect-vs-perfect games (the memo is kept within a game, as in play)."""
     seconds: list[float] = []
     cpu: list[float] = []
     for index in range(boards):
-        game = QueensGame(QueensBoard.random(size, seed + index, mode))  # type: ignore[arg-type]
+        game = QueensGame(QueensBoard.random(size, seed + index, mode))
         player = PerfectPlayer(0)
         while not game.is_over():
             start, start_cpu = time.perf_counter(), time.process_time()

@@ -48,6 +48,7 @@ from twoplayer.players import Player
 from twoplayer.queens_game import (
     MODES,
     QUEENS_AIS,
+    Mode,
     PerfectPlayer,
     QueensBoard,
     QueensGame,
@@ -207,7 +208,7 @@ def new_game(body: dict[str, object]) -> tuple[QueensGame, int | None]:
     return QueensGame(QueensBoard.random(n, seed, mode)), seed
 
 
-def loaded_board(regions: object, n: int, mode: str) -> QueensBoard:
+def loaded_board(regions: object, n: int, mode: Mode) -> QueensBoard:
     """A board from a region map in the puzzle text format (one string, or a list of rows)."""
     if isinstance(regions, list) and all(isinstance(row, str) for row in regions):
         text = "\n".join(regions)
@@ -222,7 +223,7 @@ def loaded_board(regions: object, n: int, mode: str) -> QueensBoard:
         raise ValueError(f"bad region map: {exc}") from None
     if puzzle.n != n:
         raise ValueError(f"the region map is {puzzle.n}x{puzzle.n} but n is {n}")
-    board = QueensBoard.from_puzzle(puzzle, mode)  # type: ignore[arg-type]
+    board = QueensBoard.from_puzzle(puzzle, mode)
     split = board.split_region()
     if split is not None:
         raise ValueError(f"bad region map: region {split} is in pieces; it needs N connected regions")
@@ -233,20 +234,24 @@ def requested_cell(body: dict[str, object], web: WebGame) -> Cell:
     """The cell of a move request, on the board, free and the game not over; ValueError naming
     what is wrong (an occupied or attacked cell: the rule it breaks)."""
     n, game = web.game.board.n, web.game
-    for name in ("row", "col"):
-        value = body.get(name)
-        if name not in body or isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be a whole number from 0 to {n - 1}")
-    row, col = body["row"], body["col"]
-    if not (0 <= row < n and 0 <= col < n):  # type: ignore[operator]
+    row, col = (_line_number(body, name, n) for name in ("row", "col"))
+    if not (0 <= row < n and 0 <= col < n):
         raise ValueError(f"cell (row {_short(row)}, col {_short(col)}) is off the {n}x{n} board "
                          f"(rows and columns 0..{n - 1})")
     cell = (row, col)
     refuse_if_over(game)
-    why = game.illegal_reason(cell)  # type: ignore[arg-type]
+    why = game.illegal_reason(cell)
     if why is not None:
-        raise ValueError(f"illegal move: {game.move_name(cell)} (row {row}, col {col}) {why}")  # type: ignore[arg-type]
-    return cell  # type: ignore[return-value]
+        raise ValueError(f"illegal move: {game.move_name(cell)} (row {row}, col {col}) {why}")
+    return cell
+
+
+def _line_number(body: dict[str, object], name: str, n: int) -> int:
+    """`body[name]` (row or col) as an int, not yet checked against the board."""
+    value = body.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number from 0 to {n - 1}")
+    return value
 
 
 def _short(value: object) -> str:
