@@ -182,13 +182,14 @@ class KaylesSolver:
     @contextmanager
     def halting(self, halt: Callable[[], bool]) -> Iterator[None]:
         """Raise SearchHalted from a search inside once `halt()` says so (asked every
-        _CLOCK_EVERY + 1 positions, a few ms)."""
-        self.halt, self._watched = halt, True
+        _CLOCK_EVERY + 1 positions, a few ms). Leaving it restores the halt it replaced, as
+        `budget` restores the outer deadline."""
+        outer, self.halt, self._watched = self.halt, halt, True
         try:
             yield
         finally:
-            self.halt = None
-            self._watched = self.deadline is not None
+            self.halt = outer
+            self._watched = self.deadline is not None or outer is not None
 
     def _check_clock(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
