@@ -152,10 +152,10 @@ def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tupl
         lattice = _locate_without_stripes(shades, first)
     else:
         samples = sample_board(shades.rgb, shades, lattice)
-        if not _confirm_stripes(shades, lattice, samples.striped()):
-            return lattice, samples, []
-        if stripes_on_lines(shades):  # else the same light mask: the same lattice
-            lattice = locate(shades, stripes=True)
+        striped = _confirm_stripes(shades, lattice, samples.striped())
+        if not striped or not stripes_on_lines(shades):  # none on a line: the same mask, lattice
+            return lattice, samples, striped
+        lattice = locate(shades, stripes=True)
     samples = sample_board(shades.rgb, shades, lattice)
     return lattice, samples, _confirm_stripes(shades, lattice, samples.striped())
 
