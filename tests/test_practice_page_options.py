@@ -19,8 +19,6 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import have_firefox, require_tool
-from desktops import Firefox
 from live import practice_page, wait_painted, wait_until
 
 from autosolve.cli import main
@@ -436,30 +434,14 @@ def test_zoom_scales_the_board_as_browser_zoom_does(browser):
 
 # --- the same in Firefox ---------------------------------------------------------------------
 
-@contextmanager
-def firefox(display: str, url: str) -> Iterator[Firefox]:
-    """Firefox showing `url` on `display` (a fresh, quiet profile: `desktops.Firefox`), stopped
-    and its profile deleted afterwards."""
-    require_tool(have_firefox(), "Firefox")
-    with Firefox(display, size=(1000, 900)).start(url) as browser:
-        yield browser
-
-
-class _Screen:
-    """What `grab` and `clicker` need of a browser: its display."""
-
-    def __init__(self, display: str) -> None:
-        self.display = display
-
 
 @pytest.mark.parametrize("input_mode", ["pointer", "click"])
-def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(xvfb, input_mode):
-    screen = _Screen(xvfb.display)
-    with PracticeServer(FIVE, input_mode=input_mode) as server, firefox(xvfb.display, server.url):
-        server.wait_for_page(timeout=40)
-        wait_for_board_box(screen, timeout=20)
-        pixels, at = grab(screen)
-        gui = clicker(screen)
+def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(openbox_firefox, input_mode):
+    """In Firefox (under openbox: one Firefox for both input modes, each page typed into its
+    address bar) as in Chromium, a double click with no gap leaves a queen."""
+    with practice_page(openbox_firefox, FIVE, input_mode=input_mode) as server:
+        pixels, at = grab(openbox_firefox)
+        gui = clicker(openbox_firefox)
         gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
         state = one_more_press_counted(gui, server, (0, 0), cell_centre(board_box(pixels), 5, (0, 0), at))
     assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0
