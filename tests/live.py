@@ -10,15 +10,19 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from types import ModuleType
 
+import numpy as np
 from conftest import OFFSET, require_tool
 
-from autosolve.browser import Chromium, wait_for_board, wait_for_window
+from autosolve.browser import Browser, Chromium, wait_for_board, wait_for_window
+from autosolve.practice.server import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
+from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle
 
-if TYPE_CHECKING:
-    from autosolve.practice.server import PracticeServer
+# A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
+FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
+FIVE_ANSWER = [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3)]
 
 # Resolves once the page has been drawn twice more: what is on screen is what the page holds.
 TWO_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
@@ -38,8 +42,6 @@ def practice_page(
     (vision reads an n x n board with certainty; with `whole_board` False, for boards the window
     cuts off, only a moment) and the page has reported its first state.
     `page_options` are PracticeServer's page options (win_screen="none", zoom=1.5, ...)."""
-    from autosolve.practice.server import PracticeServer
-
     options = dict(dark=dark, locked=locked, initial=initial, **page_options)
     with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
         try:
@@ -59,8 +61,6 @@ def _open_until_it_reports(browser: Chromium, server: PracticeServer) -> None:
     """Show the page and wait for its first report; once more if none comes. Setting up, not
     under test: Firefox, driven through its address bar on a busy machine, may change its title
     for an address it took only part of (seen once in a run of the suite on two workers)."""
-    from autosolve.practice.server import PracticeTimeout
-
     for again, timeout in enumerate((10, 20)):
         browser.open(server.url)
         try:
@@ -160,3 +160,91 @@ def shows_cells(display: str) -> bool:
 def wait_painted(browser: Chromium) -> None:
     """Return once the page in `browser` has drawn two more frames: the screen shows what it holds."""
     browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)
+
+
+# --- the practice page found by its palette colours, no vision: the page itself under test ---
+
+
+PALETTE = np.array([int(colour[1:], 16) for colour in REGION_COLOURS])
+
+
+@contextmanager
+def shown(browser: Chromium, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:
+    """The page in `browser`, reported and painted; no vision needed (thin borders and zoom are
+    what the reader may not take yet), the board is found by its palette colours."""
+    with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
+        browser.open(server.url)
+        try:
+            server.wait_for_page(timeout=20)
+            wait_for_board_box(browser)
+            yield server
+        finally:
+            browser.open("about:blank")
+
+
+def wait_for_board_box(browser: Browser, timeout: float = 10.0) -> None:
+    """Wait until the Queens window is up and shows a board."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if board_box(grab(browser)[0]) is not None:
+                return
+        except QueensError:  # no Queens window yet (the tab is still loading)
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("the practice page did not show its board")
+        time.sleep(0.1)
+
+
+def grab(browser: Browser) -> tuple[np.ndarray, tuple[int, int]]:
+    """The Queens window's pixels (RGB) and the screen position of its top-left pixel."""
+    from capture import Desktop
+
+    with Desktop(browser.display) as desktop:
+        frame = desktop.grab_window(desktop.find_window("Queens"))
+    return np.array(frame.rgb), (frame.left, frame.top)
+
+
+def palette_mask(pixels: np.ndarray) -> np.ndarray:
+    rgb = pixels.astype(np.int64)
+    return np.isin(rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2], PALETTE)
+
+
+def board_box(pixels: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x, y, width, height) of the main board: the first tall run of rows full of palette colour
+    (the small example boards further down are narrower and come later)."""
+    mask = palette_mask(pixels)
+    rows = np.nonzero(mask.sum(axis=1) > 60)[0]
+    if len(rows) == 0:
+        return None
+    gaps = np.nonzero(np.diff(rows) > 8)[0]
+    top, bottom = rows[0], rows[gaps[0]] if len(gaps) else rows[-1]
+    cols = np.nonzero(mask[top : bottom + 1].any(axis=0))[0]
+    return int(cols[0]), int(top), int(cols[-1] - cols[0] + 1), int(bottom - top + 1)
+
+
+def cell_centre(
+    box: tuple[int, int, int, int], n: int, cell: tuple[int, int], at: tuple[int, int]
+) -> tuple[int, int]:
+    """The screen point at the centre of `cell` of the board at `box` in a window grabbed at `at`."""
+    x, y, w, h = box
+    return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
+
+
+def clicker(browser: Browser) -> ModuleType:
+    """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
+    from actuator.clicker import load_pyautogui
+
+    gui = load_pyautogui(browser.display)
+    gui.PAUSE = 0
+    gui.FAILSAFE = False
+    return gui
+
+
+def one_more_press_counted(
+    gui: ModuleType, server: PracticeServer, cell: Cell, point: tuple[int, int]
+) -> PageState:
+    """Press the empty `cell` (at screen `point`) once and return the page's state once it shows
+    the X mark there: presses reach the page in order, so every earlier one is counted by then."""
+    gui.click(*point)
+    return server.wait_for(lambda s: s.states[cell[0]][cell[1]] == "x", timeout=5)

@@ -20,7 +20,7 @@ from io import BytesIO
 import numpy as np
 import pytest
 from conftest import have_chromium, require_tool
-from live import photograph_page
+from live import FIVE, FIVE_ANSWER, photograph_page
 from PIL import Image
 
 from autosolve.browser import Chromium, find_chromium
@@ -29,9 +29,6 @@ from autosolve.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, 
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
 
-# A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
-FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
-FIVE_ANSWER = [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3)]
 # A 9x9 LinkedIn level (2026-07-11) with two pre-placed queens.
 LEVEL = Puzzle.from_rows(
     ["AABAAACDD", "ABBBACCCH", "AABEAACHH", "AAEEEAAAH", "AAAEAAAAA",

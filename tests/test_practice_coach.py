@@ -13,8 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from live import xdotool
-from test_practice_page_options import board_box, grab, shown
+from live import board_box, grab, shown, xdotool
 
 from autosolve.practice.server import PracticeServer
 from solver.coach import Tier

@@ -13,22 +13,28 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import ModuleType
 
 import numpy as np
 import pytest
-from live import practice_page, wait_painted, wait_until
+from live import (
+    FIVE,
+    FIVE_ANSWER,
+    board_box,
+    cell_centre,
+    clicker,
+    grab,
+    one_more_press_counted,
+    palette_mask,
+    practice_page,
+    shown,
+    wait_painted,
+    wait_until,
+)
 
 from autosolve.cli import main
-from autosolve.practice.server import REGION_COLOURS, PageOptions, PageState, PracticeServer
+from autosolve.practice.server import PageOptions, PracticeServer
 from solver.errors import QueensError
-from solver.puzzle import Cell, Puzzle
 
-# A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
-FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
-FIVE_ANSWER = [(0, 0), (1, 2), (2, 4), (3, 1), (4, 3)]
 EMPTY_FIVE = ["....."] * 5
 
 
@@ -211,91 +217,6 @@ def test_only_json_from_the_page_itself_may_write_the_state(headers, status):
 
 
 # --- the options on screen: one Chromium on Xvfb, clicked with pyautogui -----------------------
-
-PALETTE = np.array([int(colour[1:], 16) for colour in REGION_COLOURS])
-
-
-@contextmanager
-def shown(browser, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:
-    """The page in `browser`, reported and painted; no vision needed (thin borders and zoom are
-    what the reader may not take yet), the board is found by its palette colours."""
-    with PracticeServer(puzzle, **options) as server:  # type: ignore[arg-type]
-        browser.open(server.url)
-        try:
-            server.wait_for_page(timeout=20)
-            wait_for_board_box(browser)
-            yield server
-        finally:
-            browser.open("about:blank")
-
-
-def wait_for_board_box(browser, timeout: float = 10.0) -> None:
-    """Wait until the Queens window is up and shows a board."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if board_box(grab(browser)[0]) is not None:
-                return
-        except QueensError:  # no Queens window yet (the tab is still loading)
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError("the practice page did not show its board")
-        time.sleep(0.1)
-
-
-def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:
-    """The Queens window's pixels (RGB) and the screen position of its top-left pixel."""
-    from capture import Desktop
-
-    with Desktop(browser.display) as desktop:
-        frame = desktop.grab_window(desktop.find_window("Queens"))
-    return np.array(frame.rgb), (frame.left, frame.top)
-
-
-def palette_mask(pixels: np.ndarray) -> np.ndarray:
-    rgb = pixels.astype(np.int64)
-    return np.isin(rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2], PALETTE)
-
-
-def board_box(pixels: np.ndarray) -> tuple[int, int, int, int] | None:
-    """(x, y, width, height) of the main board: the first tall run of rows full of palette colour
-    (the small example boards further down are narrower and come later)."""
-    mask = palette_mask(pixels)
-    rows = np.nonzero(mask.sum(axis=1) > 60)[0]
-    if len(rows) == 0:
-        return None
-    gaps = np.nonzero(np.diff(rows) > 8)[0]
-    top, bottom = rows[0], rows[gaps[0]] if len(gaps) else rows[-1]
-    cols = np.nonzero(mask[top : bottom + 1].any(axis=0))[0]
-    return int(cols[0]), int(top), int(cols[-1] - cols[0] + 1), int(bottom - top + 1)
-
-
-def cell_centre(
-    box: tuple[int, int, int, int], n: int, cell: tuple[int, int], at: tuple[int, int]
-) -> tuple[int, int]:
-    """The screen point at the centre of `cell` of the board at `box` in a window grabbed at `at`."""
-    x, y, w, h = box
-    return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
-
-
-def clicker(browser):
-    """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from actuator.clicker import load_pyautogui
-
-    gui = load_pyautogui(browser.display)
-    gui.PAUSE = 0
-    gui.FAILSAFE = False
-    return gui
-
-
-def one_more_press_counted(
-    gui: ModuleType, server: PracticeServer, cell: Cell, point: tuple[int, int]
-) -> PageState:
-    """Press the empty `cell` (at screen `point`) once and return the page's state once it shows
-    the X mark there: presses reach the page in order, so every earlier one is counted by then."""
-    gui.click(*point)
-    return server.wait_for(lambda s: s.states[cell[0]][cell[1]] == "x", timeout=5)
-
 
 def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int, int]], n: int) -> None:
     pixels, at = grab(browser)
