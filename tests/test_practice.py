@@ -20,7 +20,7 @@ from io import BytesIO
 import numpy as np
 import pytest
 from conftest import have_chromium, require_tool
-from live import FIVE, FIVE_ANSWER, photograph_page
+from live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 from PIL import Image
 
 from autosolve.browser import Chromium, find_chromium
@@ -292,6 +292,18 @@ def test_fast_presses_are_all_counted_and_clicking_the_answer_solves_with_gold_c
     assert isinstance(banner, str) and banner.startswith("You win!")
     gold = (np.abs(shot.astype(int) - (0xE8, 0xB4, 0x00)).sum(axis=2) < 30).sum()
     assert gold > 5 * 40  # five gold crowns on the board
+
+
+def test_open_about_blank_returns_once_the_page_before_has_gone(headless):
+    """The live tests blank the browser after each page so that the next one cannot read it.
+    Chromium commits a navigation about 0.1 s after `Page.navigate` answers; `open` waits."""
+    seen = []
+    for _ in range(5):
+        with PracticeServer(FIVE) as server:
+            open_page(headless, server)
+            headless.open("about:blank")
+            seen.append((tab_urls(headless), headless.evaluate("document.URL + ' ' + document.title")))
+    assert seen == [(["about:blank"], "about:blank ")] * 5
 
 
 def test_locked_queens_ignore_presses_and_undo_and_clear_restore_marks(headless):
