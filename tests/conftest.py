@@ -134,6 +134,19 @@ def openbox_firefox(openbox_xvfb: Xvfb) -> Iterator[Firefox]:
 
 
 @pytest.fixture(scope="module")
+def bare_firefox() -> Iterator[Firefox]:
+    """Firefox on a display of its own with no window manager, each page typed into its address
+    bar: clicks reach it as sent. Under openbox, on a loaded machine, a double click with no gap
+    lost one of its clicks 8 times in 110 (openbox's click-to-focus takes every press first); on
+    a bare display none in 85."""
+    require_tool(have_xvfb(), "Xvfb")
+    require_tool(have_firefox() and shutil.which("xdotool") is not None, "Firefox and xdotool")
+    with Xvfb() as server, Firefox(server.display, in_place=True).start("about:blank") as firefox:
+        wait_for_window(server.display, "Mozilla Firefox", timeout=30, contains=True)
+        yield firefox
+
+
+@pytest.fixture(scope="module")
 def two_screens() -> Iterator[Xvfb]:
     """A display with two X screens (:N.0 and :N.1), no window manager."""
     require_tool(have_xvfb(), "Xvfb")
