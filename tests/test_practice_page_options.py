@@ -32,8 +32,9 @@ from live import (
     wait_until,
 )
 
+from autosolve.browser import Browser
 from autosolve.cli import main
-from autosolve.practice.server import PageOptions, PracticeServer
+from autosolve.practice.server import PageOptions, PageState, PracticeServer
 from solver.errors import QueensError
 
 EMPTY_FIVE = ["....."] * 5
@@ -268,15 +269,21 @@ def test_replace_hides_the_board_and_none_leaves_it(browser):
     assert not seen["none"][0] and seen["none"][1] > 0.6
 
 
-@pytest.mark.parametrize("input_mode", ["pointer", "click"])
-def test_two_clicks_zero_ms_apart_on_one_cell_leave_a_queen(browser, input_mode):
+def double_click_then_press(browser: Browser, input_mode: str) -> PageState:
+    """Show FIVE with `input_mode`, double-click (2, 2) with no gap, press (0, 0) once; the page's
+    state once that press shows (a third press on (2, 2), the dblclick taken as one more, would
+    have come before it)."""
     with practice_page(browser, FIVE, input_mode=input_mode) as server:
         pixels, at = grab(browser)
         box = board_box(pixels)
         gui = clicker(browser)
         gui.click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
-        state = one_more_press_counted(gui, server, (0, 0), cell_centre(box, 5, (0, 0), at))
-    # a third press on (2, 2) (the dblclick taken as one more) would have come before ours
+        return one_more_press_counted(gui, server, (0, 0), cell_centre(box, 5, (0, 0), at))
+
+
+@pytest.mark.parametrize("input_mode", ["pointer", "click"])
+def test_two_clicks_zero_ms_apart_on_one_cell_leave_a_queen(browser, input_mode):
+    state = double_click_then_press(browser, input_mode)
     assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0
 
 
@@ -361,10 +368,5 @@ def test_zoom_scales_the_board_as_browser_zoom_does(browser):
 def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(bare_firefox, input_mode):
     """In Firefox as in Chromium, a double click with no gap leaves a queen. One Firefox serves
     both input modes, on a display with no window manager (see `bare_firefox`)."""
-    with practice_page(bare_firefox, FIVE, input_mode=input_mode) as server:
-        pixels, at = grab(bare_firefox)
-        box = board_box(pixels)
-        gui = clicker(bare_firefox)
-        gui.click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
-        state = one_more_press_counted(gui, server, (0, 0), cell_centre(box, 5, (0, 0), at))
+    state = double_click_then_press(bare_firefox, input_mode)
     assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0
