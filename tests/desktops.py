@@ -27,6 +27,9 @@ FIREFOX_TITLE = "Mozilla Firefox"  # how the title of every Firefox window ends
 # bar and clears it, at a moment of its own: an address typed just before would be lost.
 BLANK_PAGE = "data:text/html,<title>Blank</title>"
 BLANK_WINDOW = "Blank — Mozilla Firefox"  # Firefox's window title on BLANK_PAGE
+# Firefox's window title on its error page: an address typed in that it could not load (a
+# part of ours, when Firefox took the rest away at a moment of its own).
+ERROR_WINDOW = "Problem loading page — Mozilla Firefox"
 
 # A quiet, repeatable Firefox: no first-run or what's-new pages, no telemetry, no updates, no
 # default-browser question, no session restore after we kill it, nothing fetched from the net.
@@ -127,15 +130,18 @@ class Firefox(Browser):
             self.process = None
             self.start(BLANK_PAGE if self.in_place and url == "about:blank" else url)
             return
-        window = self._window()
-        if window.title != BLANK_WINDOW:
-            self._go(window, BLANK_PAGE, window.title, expect=BLANK_WINDOW)
-        if url != "about:blank":
-            self._go(window, url, BLANK_WINDOW)
+        for _ in range(3):  # from the blank page each time: an error page is left first
+            window = self._window()
+            if window.title != BLANK_WINDOW:
+                self._go(window, BLANK_PAGE, window.title, expect=BLANK_WINDOW)
+            if url == "about:blank" or self._go(window, url, BLANK_WINDOW) != ERROR_WINDOW:
+                return
+        raise StageError(f"Firefox could not load {url} (typed from its blank page 3 times)")
 
-    def _go(self, window: WindowRecord, url: str, title: str, expect: str | None = None) -> None:
+    def _go(self, window: WindowRecord, url: str, title: str, expect: str | None = None) -> str:
         """Type `url` into the address bar of `window`, titled `title`, until the title changes
-        (to `expect`, when given). Right after a page has loaded, Firefox may still move the
+        (to `expect`, when given; else to a page's own title, not the bare "Mozilla Firefox" of a
+        page still loading) and return it. Right after a page has loaded, Firefox may still move the
         focus from the address bar to the page, taking what was typed with it: then the title
         stays, and `url` is typed again (waiting longer each time, in case the page was only
         slow). On about:blank (as after its start) it may also clear the address bar while we
@@ -148,8 +154,11 @@ class Firefox(Browser):
         for timeout in (2, 4, 8, 16):
             for command in (focus, ["type", "--delay", "5", url], ["key", "Return"]):  # type takes the rest
                 subprocess.run(["xdotool", *command], env=env, check=True, timeout=20)
-            if self._title_turns(window, lambda now: now == expect if expect else now != title, timeout):
-                return
+            turned = self._title_turns(
+                window, lambda now: now == expect if expect else now not in (title, FIREFOX_TITLE), timeout
+            )
+            if turned is not None:
+                return turned
         raise StageError(f"Firefox did not go to {url} (typed 4 times; its title is still {title!r})")
 
     def _window(self) -> WindowRecord:
@@ -166,8 +175,8 @@ class Firefox(Browser):
                 time.sleep(0.05)
         raise StageError(f"no Firefox window on display {self.display} within 30s")
 
-    def _title_turns(self, window: WindowRecord, done: Callable[[str], bool], timeout: float) -> bool:
-        """Whether the title of `window` is `done` within `timeout` seconds."""
+    def _title_turns(self, window: WindowRecord, done: Callable[[str], bool], timeout: float) -> str | None:
+        """The title of `window` once it is `done`, within `timeout` seconds; else None."""
         from capture import Desktop
 
         deadline = time.monotonic() + timeout
@@ -176,9 +185,9 @@ class Firefox(Browser):
                 self.check_alive()
                 record = desktop.refresh(window)
                 if record is not None and done(record.title):
-                    return True
+                    return record.title
                 time.sleep(0.05)
-        return False
+        return None
 
     def check_alive(self) -> None:
         if self.process is not None and self.process.poll() is not None:
