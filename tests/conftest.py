@@ -11,6 +11,7 @@ failure. The helpers the live tests call (practice_page, xdotool, ...) are in li
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from desktops import FIREFOX_NAMES, Firefox, Openbox
@@ -40,6 +42,17 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data set lives beside the project, see README)")
     return path
+
+
+def load_script(name: str) -> ModuleType:
+    """scripts/`name`.py as a module (the scripts are not a package), registered in sys.modules
+    under `name`, where its dataclasses look themselves up."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def require_tool(ok: bool, what: str) -> None:

@@ -5,14 +5,12 @@ above the click threshold; a fast subset of scripts/calibrate_vision.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 
 import cv2
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 from render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 from solver.puzzle import Puzzle
@@ -20,17 +18,7 @@ from solver.regions import random_regions
 from vision import CONFIDENT, BoardNotFound, read_board
 from vision.reading import CellState, margin_score
 
-
-def _calibration():
-    path = ROOT / "scripts" / "calibrate_vision.py"
-    spec = importlib.util.spec_from_file_location("calibrate_vision", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("calibrate_vision", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-calibration = _calibration()
+calibration = load_script("calibrate_vision")
 
 
 def _board(n: int, seed: int, marks: str = ".....xxQL") -> tuple[list[list[int]], list[str]]:
