@@ -45,12 +45,14 @@ def shared_path(*parts: str) -> Path:
 
 
 def load_script(name: str) -> ModuleType:
-    """scripts/`name`.py as a module (the scripts are not a package), registered in sys.modules
-    under `name`, where its dataclasses look themselves up."""
+    """scripts/`name`.py as a module (the scripts are not a package), loaded once and kept in
+    sys.modules under `name`, where its dataclasses look themselves up."""
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
