@@ -199,9 +199,9 @@ class Firefox(Browser):
 def window_manager_runs(display: str) -> bool:
     """Whether a window manager manages `display` (it has set _NET_SUPPORTING_WM_CHECK on the root
     window, as openbox does once it has started)."""
-    from Xlib.display import Display
+    from capture.x11 import open_display
 
-    connection = Display(display)
+    connection = open_display(display)
     try:
         atom = connection.intern_atom("_NET_SUPPORTING_WM_CHECK")
         return connection.screen().root.get_full_property(atom, 0) is not None

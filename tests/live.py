@@ -184,16 +184,14 @@ def shown(browser: Chromium, puzzle: Puzzle, **options: object) -> Iterator[Prac
 
 def wait_for_board_box(browser: Browser, timeout: float = 10.0) -> None:
     """Wait until the Queens window is up and shows a board."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if board_box(grab(browser)[0]) is not None:
-                return
-        except QueensError:  # no Queens window yet (the tab is still loading)
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError("the practice page did not show its board")
-        time.sleep(0.1)
+    wait_until(lambda: _shows_board(browser), timeout, what="the practice page's board on screen")
+
+
+def _shows_board(browser: Browser) -> bool:
+    try:
+        return board_box(grab(browser)[0]) is not None
+    except QueensError:  # no Queens window yet (the tab is still loading)
+        return False
 
 
 def grab(browser: Browser) -> tuple[np.ndarray, tuple[int, int]]:
