@@ -14,6 +14,7 @@ from actuator.clicker import Pace, load_pyautogui
 from actuator.errors import UnsafeToClick
 from actuator.plan import Click, ClickPlan, cell_steps, click_on
 from actuator.safety import check_certain
+from autosolve.onscreen import read
 from autosolve.pipeline import (
     Options,
     Session,
@@ -25,7 +26,6 @@ from autosolve.pipeline import (
     first_reading,
     park_beside_board,
     put_pointer_back,
-    read,
     solve,
 )
 from capture import Desktop, Frame, load_image

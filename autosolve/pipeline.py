@@ -29,6 +29,7 @@ from autosolve.aftercheck import (
     States,
     cell_differences,
 )
+from autosolve.onscreen import blame_window_over, board_on_screen, grab, read, scroll_into_view
 from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
     STAGES,
     Options,
@@ -44,25 +45,11 @@ from capture.models import Pointer
 from solver.errors import QueensError
 from solver.puzzle import Solution
 from solver.search import search
-from vision import (
-    BoardCutOff,
-    BoardNotFound,
-    BoardReading,
-    RegionsUnreadable,
-    TwoBoards,
-    read_board,
-)
-from vision.frame import SCROLL
+from vision import BoardReading
 from vision.recheck import Recheck, lattice_at, recheck_board
 
 COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
-EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 PARK_GAP = 12  # px between the board and where the pointer is parked while the board is read
-SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
-NO_BOARD_HINT = (
-    "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
-    "board into view"
-)
 
 
 # --- the stages ----------------------------------------------------------------------------
@@ -71,81 +58,6 @@ NO_BOARD_HINT = (
 def find_window(desktop: Desktop, title: str | None = None, any_window: bool = False) -> WindowRecord:
     """The browser window showing the game (default: a browser window titled "Queens")."""
     return desktop.find_window(title, any_window)
-
-
-def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
-    """The window's pixels (or the whole screen's when `window` is None)."""
-    return desktop.grab_screen() if window is None else desktop.grab_window(window)
-
-
-def read(frame: Frame) -> BoardReading:
-    """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
-    what was grabbed is a BoardNotVisibleError naming the cause and what to do."""
-    try:
-        reading = read_board(frame.rgb)
-    except BoardNotFound as exc:
-        if not frame.on_screen:
-            raise
-        edges = exc.edges if isinstance(exc, BoardCutOff) else ()
-        raise BoardNotVisibleError(not_visible_message(frame, exc), edges, seen=str(exc)) from None
-    if frame.on_screen:
-        edges = edges_touched(reading.box, frame)
-        if edges:
-            cut = BoardCutOff(f"the board reaches the {' and '.join(edges)} edge of the picture", edges)
-            raise BoardNotVisibleError(not_visible_message(frame, cut), edges)
-    return reading
-
-
-def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:
-    """The board's box in screen points."""
-    return frame.box_to_screen(reading.box)
-
-
-def edges_touched(box: Rect, frame: Frame) -> tuple[str, ...]:
-    """The edges of the frame that the board box (image pixels) comes within EDGE_MARGIN pixels of."""
-    return box.edges_near(frame.width, frame.height, EDGE_MARGIN)
-
-
-def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
-    """Why no board can be read in a live frame, and what the user can do about it."""
-    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
-    if isinstance(exc, BoardCutOff) and exc.edges:
-        screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
-        if screen_cut:
-            return (
-                f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
-                "(the window is partly off screen); move the window fully onto the screen; "
-                "nothing was clicked"
-            )
-        return f"the board is cut off by {where}: {cut_advice(exc)}; nothing was clicked"
-    if frame.clipped:
-        return (
-            f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
-            f"board shows in the part on screen ({exc}); move the window fully onto the screen; "
-            "nothing was clicked"
-        )
-    if isinstance(exc, TwoBoards):
-        return f"{where} shows more than one board ({exc}); nothing was clicked"
-    if isinstance(exc, RegionsUnreadable):
-        return (
-            f"{where} shows a board whose regions cannot be read ({exc}); set the page zoom to "
-            "100% (Ctrl+0) and run again; nothing was clicked"
-        )
-    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; nothing was clicked"
-
-
-def cut_advice(exc: BoardCutOff) -> str:
-    """Which edge cuts the board, about how much is hidden, and how to bring it into view."""
-    parts = []
-    for edge in exc.edges:
-        hidden = exc.missing_px.get(edge, 0)
-        amount = f" (at least {hidden} px of it hidden)" if hidden else ""
-        parts.append(f"at the {edge}{amount}")
-    moves = " or ".join(dict.fromkeys(SCROLL[e] for e in exc.edges if e in SCROLL))
-    return (
-        f"it runs past the window's edge {', '.join(parts)}; {moves or 'scroll'} until the whole "
-        "board shows, enlarge the window, or run with --scroll to let the tool scroll"
-    )
 
 
 def solve(reading: BoardReading) -> Solved:
@@ -380,7 +292,7 @@ def first_reading(
         if not (scroll and window is not None):
             raise blame_window_over(desktop, window, exc) from None
         with watch.stage("scroll"):
-            frame, reading = _scroll_into_view(desktop, window)
+            frame, reading = scroll_into_view(desktop, window)
     if window is not None and not reading.is_certain:
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
@@ -396,95 +308,6 @@ def first_reading(
     with watch.stage("read"):
         reading = read(frame)
     return frame, reading
-
-
-def _scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, BoardReading]:
-    """--scroll: turn the mouse wheel over the page (never a click), one notch at a time, until
-    the whole board shows. A wheel notch scrolls about 100 px: a window that shows the board
-    only between two notches (the cut moves to the other edge) must be made larger."""
-    gui = load_pyautogui(desktop.name)
-    gui.PAUSE = 0.0
-    inside = window.rect.intersection(desktop.monitors()[0].rect)
-    point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
-    first_cut: tuple[str, ...] = ()
-    frame = grab(desktop, window)
-    for notches in range(SCROLL_STEPS):
-        try:
-            return frame, read(frame)
-        except BoardNotVisibleError as exc:
-            cut = exc.cut_edges
-            if not cut:
-                raise  # no edge cuts the board: nothing scrolling could change (no board, a dialog)
-            first_cut = first_cut or cut
-            if set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
-                raise BoardNotVisibleError(
-                    f"{exc} (scrolling does not bring the whole board into view: the window is too "
-                    "small for it; enlarge the window or zoom out with Ctrl+-)"
-                ) from None
-        check_scroll_point(desktop, window, point, notches)
-        if desktop.moved_by_someone_else() is not None:
-            raise ClickAborted(
-                f"the mouse was moved while the tool scrolled the page ({notches} notch(es)), so it "
-                "stopped and left the mouse to you; nothing was clicked; run again with the mouse still"
-            )
-        if not desktop.move_pointer(*point).at(*point):
-            break
-        if "bottom" in cut or "top" in cut:
-            gui.scroll(-1 if "bottom" in cut else 1)
-        else:
-            gui.hscroll(1 if "right" in cut else -1)
-        frame = _settled_grab(desktop, window)
-    raise BoardNotVisibleError("the board did not come into view by scrolling; scroll it into view "
-                               "yourself and run again; nothing was clicked")
-
-
-def check_scroll_point(desktop: Desktop, window: WindowRecord, point: tuple[int, int], notches: int) -> None:
-    """The wheel turns whatever window is under the pointer: refuse unless it is the browser's
-    (another window stacked over the middle of the page would be scrolled instead). `notches`:
-    how many the page was scrolled already."""
-    above = desktop.window_at(*point)
-    if above is None or above.wid != window.wid:
-        what = f"the window {above.title!r}" if above is not None else "no window"
-        scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
-        raise UnsafeToClick(
-            f"{what} lies over the middle of the browser window, where --scroll would turn the "
-            "mouse wheel; bring the browser to the front or scroll the board into view yourself "
-            f"(nothing was clicked; {scrolled})"
-        )
-
-
-def blame_window_over(
-    desktop: Desktop, window: WindowRecord | None, exc: BoardNotVisibleError
-) -> BoardNotVisibleError:
-    """The error for a window where no board could be read: when another window lies over part
-    of it, that window is named first (the grab shows its pixels where the page should be: a
-    board half hidden reads as "no board" or as unreadable regions)."""
-    if window is None:
-        return exc
-    above = desktop.windows_above(window)
-    over = [other for other in above if not other.rect.intersection(window.rect).empty]
-    if not over:
-        return exc
-    return BoardNotVisibleError(
-        f"the window {over[-1].title!r} lies over part of the browser window {window.title!r}, which "
-        "shows no whole board that can be read; move that window away (or bring the browser to the "
-        f"front) and run again; nothing was clicked (what was read: {exc.seen})",
-        exc.cut_edges,
-        seen=exc.seen,
-    )
-
-
-def _settled_grab(desktop: Desktop, window: WindowRecord, timeout: float = 1.5) -> Frame:
-    """A grab once the page has stopped moving (smooth scrolling animates for a while)."""
-    deadline = time.monotonic() + timeout
-    frame = grab(desktop, window)
-    while time.monotonic() < deadline:
-        time.sleep(0.05)
-        again = grab(desktop, window)
-        if np.array_equal(again.raw, frame.raw):
-            return again
-        frame = again
-    return frame
 
 
 def _window_showing(

@@ -8,7 +8,8 @@ import pytest
 
 from actuator.clicker import MAX_GAP, Pace
 from autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
-from autosolve.pipeline import cut_advice, edges_touched, not_visible_message, park_point
+from autosolve.onscreen import cut_advice, edges_touched, not_visible_message
+from autosolve.pipeline import park_point
 from capture import Frame, FrameSource, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
 from vision.recheck import Recheck
@@ -166,3 +167,47 @@ def test_a_slow_page_is_given_twice_its_slowest_step_between_changes():
     watch.see(TWO_X, ("b",), 0.8)
     assert not watch.settled(0.8 + 0.79) and watch.settled(0.8 + 0.8)
     assert not watch.timed_out(5.0) and watch.timed_out(VERIFY_CAP)
+
+
+class ScriptedPage:
+    """A desktop whose window shows, from each moment after it is made, the frame given for it:
+    a page scrolled by a wheel notch that a busy renderer draws late and in stalls."""
+
+    def __init__(self, steps: list[tuple[float, int]], tick_rows: int = 0) -> None:
+        import time
+
+        self.start, self.steps, self.tick_rows, self.grabs = time.monotonic(), steps, tick_rows, 0
+        self.time = time
+
+    def grab_window(self, _window: object) -> Frame:
+        elapsed = self.time.monotonic() - self.start
+        shift = [offset for at, offset in self.steps if elapsed >= at][-1]
+        self.grabs += 1
+        pixels = np.zeros((300, 400, 4), np.uint8)
+        pixels[..., 0] = (np.arange(300)[:, None] + shift) % 251  # the page: every row moves with it
+        pixels[: self.tick_rows, :, 1] = self.grabs % 2  # a clock: a few rows that change by themselves
+        return Frame(pixels, Rect(0, 0, 400, 300), FrameSource.WINDOW)
+
+
+def scrolled(page: ScriptedPage) -> int | None:
+    from autosolve.onscreen import _scrolled_grab
+
+    window = object()  # the scripted page shows one window
+    before = page.grab_window(window)
+    result = _scrolled_grab(page, window, before)  # type: ignore[arg-type]
+    return None if result is None else int(result.raw[0, 0, 0])
+
+
+def test_a_scroll_drawn_late_and_in_stalls_is_waited_out_to_its_end():
+    # nothing for 0.3 s, a third of the way, a stall of 0.25 s, then the rest: two equal grabs
+    # 50 ms apart at the start or in the stall were once taken for a page at rest
+    page = ScriptedPage([(0.0, 0), (0.3, 30), (0.34, 60), (0.6, 100)])
+    assert scrolled(page) == 100
+
+
+def test_a_clock_changing_on_the_page_neither_counts_as_the_scroll_nor_keeps_it_from_rest(monkeypatch):
+    from autosolve import onscreen
+
+    monkeypatch.setattr(onscreen, "SCROLL_RESPONSE", 0.3)
+    assert scrolled(ScriptedPage([(0.0, 0)], tick_rows=5)) is None
+    assert scrolled(ScriptedPage([(0.0, 0), (0.1, 100)], tick_rows=5)) == 100

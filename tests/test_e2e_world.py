@@ -24,7 +24,8 @@ from live import place_window, practice_page, wait_until, xdotool, xmessage
 from actuator.errors import UnsafeToClick
 from autosolve.browser import Browser, wait_for_window
 from autosolve.commands.run import report_lines
-from autosolve.pipeline import Options, Outcome, Source, check_scroll_point, run
+from autosolve.onscreen import check_scroll_point
+from autosolve.pipeline import Options, Outcome, Source, run
 from autosolve.practice.server import PageState
 from capture import Desktop
 from solver.generate import generate_puzzle
