@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import groupby
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from actuator.errors import ClickAborted, ClickOutsideBoard
 from actuator.plan import ClickPlan
 from capture.models import Pointer
+from solver.puzzle import Cell
 
 if TYPE_CHECKING:
     from Xlib.display import Display
@@ -65,6 +66,13 @@ class PointerControl(Protocol):
     def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer: ...
 
     def moved_by_someone_else(self) -> Pointer | None: ...
+
+
+class Guard(Protocol):
+    """Checks, before a click, that the board is still where and what it was when the clicks
+    were planned (`actuator.guard.BoardGuard` is one); raises to stop the clicks."""
+
+    def check(self, done: int, planned: int, pointer_on: Cell | None, next_cell: Cell | None) -> None: ...
 
 
 class PyAutoGUI(Protocol):
@@ -176,7 +184,7 @@ def click_plan(
     display: str,
     pointer: PointerControl,
     pace: Pace = Pace(),
-    before_first: Callable[[], None] | None = None,
+    guard: Guard | None = None,
 ) -> int:
     """Click every point of `plan` at `pace`; return how many clicks were made.
 
@@ -184,30 +192,36 @@ def click_plan(
     must be found there: if it is not (another screen, or someone moving the mouse), clicking
     stops. Before that, it must still be where this run left it: a user who takes the mouse
     while the tool clicks stops it at the next cell (ClickAborted), wherever they move it; the
-    tool never pulls the pointer back from them. `before_first` runs after pyautogui is ready
-    and just before the first click (the window check goes there, as late as possible).
+    tool never pulls the pointer back from them. `guard` checks the window and the board before
+    every cell, and before every click when they are spaced out (`pace`), the last thing before
+    the pointer moves or presses: what changed stops the clicks before the next one.
     """
     check_inside_board(plan)
     backend = press_backend(load_pyautogui(display))
-    if before_first is not None:
-        before_first()
-    done = 0
-    last: tuple[int, int] | None = None
+    done, planned = 0, len(plan)
+    last: Cell | None = None
+    point: tuple[int, int] | None = None
     # A cell's clicks go together: one pointer move for both clicks of empty -> X -> queen.
-    for _, group in groupby(plan, key=lambda click: click.cell):
+    for cell, group in groupby(plan, key=lambda click: click.cell):
         clicks = list(group)
         x, y = clicks[0].x, clicks[0].y
-        _check_left_alone(pointer, f"{done} of {len(plan)}")
-        _move_onto(pointer, x, y, last, f"{done} of {len(plan)}")
-        last = (x, y)
+        _check_left_alone(pointer, f"{done} of {planned}")
+        if guard is not None:
+            guard.check(done, planned, last, cell)
+        _move_onto(pointer, x, y, point, f"{done} of {planned}")
+        last, point = cell, (x, y)
         if pace.settle:
             time.sleep(pace.settle)
-            _check_left_alone(pointer, f"{done} of {len(plan)}")
+            _check_left_alone(pointer, f"{done} of {planned}")
+            if guard is not None:
+                guard.check(done, planned, cell, None)
         for i in range(len(clicks)):
             if i and pace.gap:
                 # a user who took the mouse during the gap is seen here, where the next click
                 # would pull the pointer back to the cell
-                _check_left_alone(pointer, f"{done} of {len(plan)}")
+                _check_left_alone(pointer, f"{done} of {planned}")
+                if guard is not None:
+                    guard.check(done, planned, cell, None)
             backend._click(x, y, "left")  # at the pointer's own position: no move, no other screen
             done += 1
             if pace.gap:

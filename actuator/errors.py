@@ -18,4 +18,18 @@ class ClickOutsideBoard(ActuatorError):
 
 
 class ClickAborted(ActuatorError):
-    """The user stopped the clicks (pyautogui fail-safe: mouse pushed into a screen corner)."""
+    """The clicks stopped before the next one: the user took the mouse, or what was clicked changed."""
+
+
+class BoardChanged(ClickAborted):
+    """The window or the page changed while the clicks were being made: they stopped before the
+    next one (the message says after how many, and what changed)."""
+
+
+class CellChanged(ClickAborted):
+    """The cell about to be clicked no longer shows what the clicks were planned from; `clicks`
+    were made before it. The board is otherwise as read: read it again and plan afresh."""
+
+    def __init__(self, message: str, clicks: int) -> None:
+        super().__init__(message)
+        self.clicks = clicks

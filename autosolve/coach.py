@@ -126,7 +126,8 @@ def _live(desktop: Desktop, source: Source, apply: bool, any_window: bool, delay
     solved = solve(reading)
     check_solvable(solved)
     plan = step_plan(reading, step, frame)
-    clicks = click(desktop, frame, plan, pace=Pace(gap=max(0.0, delay)), window=window) if len(plan) else 0
+    pace = Pace(gap=max(0.0, delay))
+    clicks = click(desktop, frame, reading, plan, pace=pace, window=window) if len(plan) else 0
     session = Session(desktop, frame, reading, solved, window, Options(), Stopwatch())
     park_beside_board(session)
     return HintResult(frame, reading, advice, Applied(clicks, _check_shown(session, step)))

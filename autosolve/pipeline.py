@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from actuator.clicker import Pace, click_plan, load_pyautogui
-from actuator.errors import ClickAborted, UnsafeToClick
+from actuator.errors import CellChanged, ClickAborted, UnsafeToClick
+from actuator.guard import BoardGuard
 from actuator.plan import ClickPlan, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
 from autosolve.aftercheck import (
@@ -85,24 +86,20 @@ def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
 def click(
     desktop: Desktop,
     frame: Frame,
+    reading: BoardReading,
     clicks: ClickPlan,
     *,
     pace: Pace | None = None,
     window: WindowRecord | None = None,
 ) -> int:
-    """Make the clicks on the board's own X screen, after checking (as late as possible) that
-    the window has not moved and that no other window covers the board."""
+    """Make the clicks on the board's own X screen. Before each cell (and each click, when they
+    are spaced out) the window must not have moved or been covered, and the board must still
+    show what `reading` read in `frame` (`actuator.guard`): the clicks stop before the next one
+    otherwise."""
     if not frame.on_screen:
         raise UnsafeToClick("the board came from an image file; there is nothing on screen to click")
-    target = window or frame.window
-
-    def window_still_there() -> None:
-        if target is not None:
-            check_window_unchanged(target, desktop.refresh(target))
-            check_not_covered(clicks.box, desktop.windows_above(target))
-
-    return click_plan(clicks, display=desktop.name, pointer=desktop, pace=pace or Pace(),
-                      before_first=window_still_there)
+    guard = BoardGuard(desktop, window or frame.window, frame, reading, clicks.box)
+    return click_plan(clicks, display=desktop.name, pointer=desktop, pace=pace or Pace(), guard=guard)
 
 
 @dataclass
@@ -280,8 +277,9 @@ def first_reading(
     watch: Stopwatch | None = None,
 ) -> tuple[Frame, BoardReading]:
     """Grab and read; with `scroll`, scroll the board into view first; with `park` (a run that
-    may click), read again with the pointer, found at `home`, moved beside the board when it
-    was over it (hover tints a cell, a pointer hides one). `watch` times the stages."""
+    may click), read again with the pointer (found at `home`, or where the scroll left it) moved
+    beside the board when it was over it (hover tints a cell, a pointer hides one). `watch`
+    times the stages."""
     watch = watch or Stopwatch()
     with watch.stage("grab"):
         frame = grab(desktop, window)
@@ -297,10 +295,11 @@ def first_reading(
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
         check_not_covered(board_on_screen(frame, reading), desktop.windows_above(window))
-    if not park or not home.on_screen:
+    pointer = desktop.placed or home  # where --scroll's wheel turns left it, else the user's
+    if not park or not pointer.on_screen:
         return frame, reading
     board = board_on_screen(frame, reading)
-    if not board.grown(PARK_GAP).contains(home.x, home.y):
+    if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
         return frame, reading
     desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
     with watch.stage("grab"):
@@ -353,7 +352,8 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
                 return finish(Outcome.ALREADY_SOLVED if number == 1 else Outcome.SOLVED)
             first_plan = first_plan or clicks
             with watch.stage("click"):
-                total += click(session.desktop, frame, clicks, pace=pace, window=session.target)
+                made = clicks_until_a_cell_changes(session, frame, reading, clicks, pace)
+            total += made
         except ClickAborted as exc:  # the user took the mouse: say so, nothing about reading
             if total == 0:
                 raise
@@ -366,16 +366,28 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
         last_click = time.perf_counter()
         park_beside_board(session)
         if not options.verify:
-            rounds.append(Round(len(clicks), pace, ()))
+            rounds.append(Round(made, pace, ()))
             return finish(Outcome.UNVERIFIED)
         with watch.stage("verify"):
-            after = session.after_clicks(reading.states, len(clicks))
-        rounds.append(Round(len(clicks), pace, after.differences))
+            after = session.after_clicks(reading.states, made)
+        rounds.append(Round(made, pace, after.differences))
         if after.shown is Shown.SOLUTION:
             return finish(Outcome.SOLVED)
         if after.shown is Shown.WIN_SCREEN:
             return finish(Outcome.WIN_SCREEN)
     return finish(Outcome.DIFFERS)
+
+
+def clicks_until_a_cell_changes(
+    session: Session, frame: Frame, reading: BoardReading, clicks: ClickPlan, pace: Pace
+) -> int:
+    """The round's clicks, made; how many. A cell that no longer shows what the round was planned
+    from, the board otherwise unchanged (a page that took back its own X marks), ends the round
+    early: the next round reads the board again and plans from what it shows."""
+    try:
+        return click(session.desktop, frame, reading, clicks, pace=pace, window=session.target)
+    except CellChanged as exc:
+        return exc.clicks
 
 
 def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> str:

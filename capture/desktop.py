@@ -21,7 +21,7 @@ from Xlib.ext.xtest import fake_input
 
 from capture.errors import WindowMinimisedError, WindowNotFoundError, WindowOffScreenError
 from capture.geometry import Rect
-from capture.models import Frame, FrameSource, Monitor, Pointer, WindowRecord
+from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 from capture.windows import DEFAULT_TITLE, choose_window
 from capture.x11 import WindowLister, display_name, is_wayland_session, open_display
 
@@ -118,6 +118,11 @@ class Desktop:
     def refresh(self, window: WindowRecord) -> WindowRecord | None:
         """The window as it is now (None when it was closed)."""
         return self.lister.refresh(window.wid)
+
+    def placement(self, window: WindowRecord) -> Placement | None:
+        """Where the window is now and whether it is shown (None when it was closed): a quicker
+        question than `refresh`."""
+        return self.lister.placement(window.wid)
 
     def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
         """The viewable named windows stacked above `window` (they may cover part of it)."""

@@ -52,6 +52,15 @@ class Monitor:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Where a window is on screen and whether it is shown (mapped, not minimised): what the checks
+    between clicks ask of it, in a few round trips (a `WindowRecord` takes about ten)."""
+
+    rect: Rect
+    shown: bool
+
+
+@dataclass(frozen=True)
 class WindowRecord:
     """A top-level X11 window as the window finder sees it.
 

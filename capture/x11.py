@@ -17,7 +17,7 @@ from Xlib.display import Display
 from Xlib.xobject.drawable import Window
 
 from capture.errors import NoDisplayError, WaylandSessionError
-from capture.models import Rect, WindowRecord
+from capture.models import Placement, Rect, WindowRecord
 
 _ICONIC_STATE = 3  # ICCCM WM_STATE value of a minimised window
 ALL_DESKTOPS = 0xFFFFFFFF  # _NET_WM_DESKTOP of a window shown on every desktop (EWMH)
@@ -205,3 +205,16 @@ class WindowLister:
             return self.record(window)
         except error.XError:
             return None
+
+    def placement(self, wid: int) -> Placement | None:
+        """Where window `wid` is and whether it is shown, in four round trips (the check made
+        before every click); None when it no longer exists."""
+        window = self.display.create_resource_object("window", wid)
+        try:
+            rect = self.rect(window)
+            mapped = window.get_attributes().map_state == X.IsViewable
+            net_state = window.get_full_property(self.atom("_NET_WM_STATE"), Xatom.ATOM)
+        except error.XError:
+            return None
+        hidden = net_state is not None and self.atom("_NET_WM_STATE_HIDDEN") in net_state.value
+        return Placement(rect, mapped and not hidden)

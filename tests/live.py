@@ -5,11 +5,15 @@ conftest.py): show a puzzle on the practice page, open other windows, drive xdot
 from __future__ import annotations
 
 import base64
+import os
+import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
@@ -17,8 +21,10 @@ from conftest import OFFSET, require_tool
 
 from autosolve.browser import Browser, Chromium, wait_for_board, wait_for_window
 from autosolve.practice.server import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
+from capture import Desktop, Rect, WindowRecord
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle
+from solver.search import search
 
 # A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -246,3 +252,113 @@ def one_more_press_counted(
     the X mark there: presses reach the page in order, so every earlier one is counted by then."""
     gui.click(*point)
     return server.wait_for(lambda s: s.states[cell[0]][cell[1]] == "x", timeout=5)
+
+
+# --- a slow run changed under: the window or the page changes while the tool clicks ---------
+
+DELAY = "0.3"  # s between clicks: the run lasts seconds, as a slow page's rounds do
+CHANGE_AFTER = 4  # page moves before the change is made
+QUIET = 0.6  # s without a report from the page: it has reported every click it took
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A run changed under: the tool's exit status and output, the page's state at the end,
+    the clicks the tool says it made, and the cells it meant to click."""
+
+    returncode: int
+    stderr: str
+    state: PageState
+    clicks: int
+    meant: frozenset[tuple[int, int]]
+
+
+def start_run(display: str, *args: str) -> subprocess.Popen[str]:
+    """A slow `queens-autosolve run` (DELAY between clicks) on `display`, as from a terminal."""
+    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
+    env["DISPLAY"] = display
+    return subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", DELAY, *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def run_changed_under(
+    browser: Browser, display: str, puzzle: Puzzle,
+    change: Callable[[PracticeServer, WindowRecord, Rect], AbstractContextManager[object]],
+) -> Changed:
+    """Show `puzzle`, start a slow run, and once the page has counted CHANGE_AFTER moves, make
+    `change` (a context: it is undone on leaving) and wait for the run to end."""
+    with practice_page(browser, puzzle, win_screen="none") as server, Desktop(display) as desktop:
+        window = desktop.find_window()
+        run = start_run(display)
+        try:
+            wait_until(lambda: server.state().moves >= CHANGE_AFTER, timeout=30, what="the first clicks")
+            with change(server, window, board_rect(desktop, window)):
+                out, err = run.communicate(timeout=60)
+                wait_until(lambda: time.time() - server.state().updated_at > QUIET, timeout=10,
+                           what="the page reporting every click made")
+                state = server.state()
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    print(out, err)
+    meant = frozenset(search(puzzle).solution.queens)
+    return Changed(run.returncode, err, state, clicks_made(err), meant)
+
+
+def board_rect(desktop: Desktop, window: WindowRecord) -> Rect:
+    from autosolve import pipeline
+
+    frame = pipeline.grab(desktop, window)
+    return pipeline.board_on_screen(frame, pipeline.read(frame))
+
+
+def clicks_made(stderr: str) -> int:
+    """The clicks the tool says it made before it stopped."""
+    found = re.search(r"stopped after (\d+) of \d+ clicks", stderr)
+    return int(found.group(1)) if found else -1
+
+
+def marked_cells(state: PageState) -> set[tuple[int, int]]:
+    return {(r, c) for r, row in enumerate(state.states) for c, s in enumerate(row) if s in "xQ"}
+
+
+def assert_stopped_at_once(done: Changed, says: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and "nothing more was clicked" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert CHANGE_AFTER <= done.clicks < 2 * len(done.meant), done.stderr
+    assert done.state.moves == done.clicks, (done.state.moves, done.stderr)
+    assert marked_cells(done.state) <= done.meant, done.state.states
+
+
+@contextmanager
+def moved_by_a_cell(display: str, window: WindowRecord, board: Rect, n: int) -> Iterator[None]:
+    """The window moved right and down by about a cell (a window manager places it as it likes),
+    then back where it was."""
+    pitch = board.width // n
+    with Desktop(display) as desktop:
+        xdotool(display, "windowmove", "--relative", str(window.wid), str(pitch), str(pitch))
+        try:
+            wait_until(lambda: desktop.refresh(window).rect.left > window.rect.left, what="the window moved")
+            yield
+        finally:
+            move_window_to(desktop, window, window.rect)
+
+
+def move_window_to(desktop: Desktop, window: WindowRecord, rect: Rect) -> None:
+    """Move `window` until its client area is at `rect`'s corner. xdotool moves a window that
+    openbox manages by more than it is asked (it counts the frame's decorations again: Firefox
+    went (+2, +40) further on every move): what it adds is measured, then taken off."""
+    drift = (0, 0)
+    for _ in range(4):
+        now = desktop.refresh(window).rect
+        if (now.left, now.top) == (rect.left, rect.top):
+            return
+        asked = (rect.left - now.left - drift[0], rect.top - now.top - drift[1])
+        xdotool(desktop.name, "windowmove", "--relative", str(window.wid), str(asked[0]), str(asked[1]))
+        wait_until(lambda was=now: desktop.refresh(window).rect != was, timeout=2,
+                   what="the window moving back")
+        moved = desktop.refresh(window).rect
+        drift = (moved.left - now.left - asked[0], moved.top - now.top - asked[1])
+    raise AssertionError(f"the window could not be put back at {rect}: it is at {desktop.refresh(window)}")

@@ -105,6 +105,7 @@ def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
         cut = run_here(capsys, xvfb.display)
         assert sent_clicks == [] and server.state().moves == 0
         scrolled = run_cli(xvfb.display, "--scroll")
+        print(scrolled.stdout, scrolled.stderr)  # shown when the wait below fails
         state = server.wait_for(solved=True, timeout=5)
     assert cut.returncode == 2 and "at the top" in cut.stderr and "--scroll" in cut.stderr, cut.stderr
     assert "press Start" not in cut.stderr

@@ -15,11 +15,20 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 from conftest import ClickRecorder
-from live import place_window, practice_page, wait_until, xdotool, xmessage
+from live import (
+    assert_stopped_at_once,
+    moved_by_a_cell,
+    place_window,
+    practice_page,
+    run_changed_under,
+    wait_until,
+    xdotool,
+    xmessage,
+)
 
 from actuator.errors import UnsafeToClick
 from autosolve.browser import Browser, wait_for_window
@@ -27,7 +36,7 @@ from autosolve.commands.run import report_lines
 from autosolve.onscreen import check_scroll_point
 from autosolve.pipeline import Options, Outcome, Source, run
 from autosolve.practice.server import PageState
-from capture import Desktop
+from capture import Desktop, Rect, WindowRecord
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -146,6 +155,18 @@ def test_firefox_at_half_zoom_finishes_a_board_the_user_began(openbox_firefox, o
     # the user's marks were read: x -> queen twice (one click each), empty -> queen (two); a busy
     # Firefox may still drop a click, which a second round makes good
     assert result.rounds[0].clicks == 4, text
+
+
+def test_firefox_moved_by_a_cell_during_the_clicks_gets_no_more_clicks(openbox_firefox, openbox_xvfb):
+    """Issue 28 in Firefox (the Chromium cases are in test_e2e_inflight): a slow run, the window
+    moved by a cell after a few clicks; not one more click, and the move named."""
+    display, puzzle = openbox_xvfb.display, puzzle_of(9, 4)
+
+    def change(_server: object, window: WindowRecord, board: Rect) -> AbstractContextManager[object]:
+        return moved_by_a_cell(display, window, board, puzzle.n)
+
+    done = run_changed_under(openbox_firefox, display, puzzle, change)
+    assert_stopped_at_once(done, "moved by (")
 
 
 def window_id(display: str, title: str) -> str:

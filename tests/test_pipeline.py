@@ -119,7 +119,7 @@ def test_window_moved_between_capture_and_click_is_refused(browser, xvfb, sent_c
         try:
             wait_until(lambda: desktop.refresh(window).rect != window.rect)
             with pytest.raises(UnsafeToClick, match="moved"):
-                pipeline.click(desktop, frame, clicks)
+                pipeline.click(desktop, frame, board, clicks)
             assert sent_clicks == [] and server.state().moves == 0
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), "0", "0")
@@ -134,7 +134,7 @@ def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb, se
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
         covered = pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board")
         with xmessage(xvfb.display, "Reminder", at=(500, 500)), covered:
-            pipeline.click(desktop, frame, clicks)
+            pipeline.click(desktop, frame, board, clicks)
         assert sent_clicks == [] and server.state().moves == 0
 
 
