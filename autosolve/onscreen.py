@@ -19,6 +19,10 @@ SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
 # s a page gets to show a wheel notch, and to come to rest after it: a busy renderer draws late
 SCROLL_RESPONSE, SCROLL_REST_CAP = 2.0, 3.0
 SCROLL_QUIET = 0.1  # s a scrolled page must at least hold still to be at rest
+# s a page gets to repaint the cells the pointer left (its hover tint, its tooltip) when it shows
+# no change there sooner: a page with no hover effect costs this once, when the pointer was on it
+HOVER_CLEARS = 0.3
+HOVER_POLL = 0.015  # s between grabs while waiting for it
 NO_BOARD_HINT = (
     "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
     "board into view"
@@ -46,6 +50,38 @@ def read(frame: Frame) -> BoardReading:
             cut = BoardCutOff(f"the board reaches the {' and '.join(edges)} edge of the picture", edges)
             raise BoardNotVisibleError(not_visible_message(frame, cut), edges)
     return reading
+
+
+def after_the_pointer_left(
+    desktop: Desktop, window: WindowRecord | None, before: Frame, around: Rect
+) -> Frame:
+    """A grab taken once the page has repainted `around` (screen points: the cells about where
+    the pointer was, with room for a tooltip) since `before`, the grab with the pointer there:
+    it has changed there and then held still for a grab, or HOVER_CLEARS seconds have passed.
+    A hover tint or a tooltip read as part of the board makes the reading uncertain (the page
+    repaints a cell the pointer left some frames later, not at once)."""
+    deadline = time.monotonic() + HOVER_CLEARS
+    first = _pixels_at(before, around)
+    last: np.ndarray | None = None
+    repainted = False
+    while True:
+        frame = grab(desktop, window)
+        now = _pixels_at(frame, around)
+        if repainted and last is not None and np.array_equal(now, last):
+            return frame
+        repainted = repainted or not np.array_equal(now, first)
+        if time.monotonic() >= deadline:
+            return frame
+        last = now
+        time.sleep(HOVER_POLL)
+
+
+def _pixels_at(frame: Frame, area: Rect) -> np.ndarray:
+    """The pixels of `frame` at screen area `area` (the part inside the frame)."""
+    left, top = frame.to_image(area.left, area.top)
+    right, bottom = frame.to_image(area.right, area.bottom)
+    x0, y0 = max(0, int(left)), max(0, int(top))
+    return frame.raw[y0 : max(y0, int(bottom)), x0 : max(x0, int(right))].copy()
 
 
 def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:

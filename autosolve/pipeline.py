@@ -30,7 +30,14 @@ from autosolve.aftercheck import (
     States,
     cell_differences,
 )
-from autosolve.onscreen import blame_window_over, board_on_screen, grab, read, scroll_into_view
+from autosolve.onscreen import (
+    after_the_pointer_left,
+    blame_window_over,
+    board_on_screen,
+    grab,
+    read,
+    scroll_into_view,
+)
 from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
     STAGES,
     Options,
@@ -302,8 +309,10 @@ def first_reading(
     if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
         return frame, reading
     desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
+    pitch = board.width / reading.n
     with watch.stage("grab"):
-        frame = grab(desktop, window)
+        frame = after_the_pointer_left(desktop, window, frame, Rect.around(
+            pointer.x - 1.5 * pitch, pointer.y - 2.5 * pitch, 3 * pitch, 4 * pitch))
     with watch.stage("read"):
         reading = read(frame)
     return frame, reading

@@ -273,11 +273,11 @@ class Changed:
     meant: frozenset[tuple[int, int]]
 
 
-def start_run(display: str, *args: str) -> subprocess.Popen[str]:
-    """A slow `queens-autosolve run` (DELAY between clicks) on `display`, as from a terminal."""
+def start_run(display: str, *args: str, delay: str = DELAY) -> subprocess.Popen[str]:
+    """`queens-autosolve run` (`delay` s between clicks: slow) on `display`, as from a terminal."""
     env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
     env["DISPLAY"] = display
-    return subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", DELAY, *args], env=env,
+    return subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", delay, *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -362,3 +362,52 @@ def move_window_to(desktop: Desktop, window: WindowRecord, rect: Rect) -> None:
         moved = desktop.refresh(window).rect
         drift = (moved.left - now.left - asked[0], moved.top - now.top - asked[1])
     raise AssertionError(f"the window could not be put back at {rect}: it is at {desktop.refresh(window)}")
+
+
+# --- the pointer left resting on the board, as after pressing the page's Start button -------
+
+TOOLTIP_MS = 400  # the practice page's tooltip comes this long after the pointer stops on a cell
+
+
+@dataclass(frozen=True)
+class Rested:
+    """A run started with the pointer resting on the board: its exit status and output, the
+    page's state, the tool's report (--json) and where the pointer was before and after."""
+
+    returncode: int
+    report: dict[str, object]
+    stderr: str
+    state: PageState
+    pointer_before: tuple[int, int]
+    pointer_after: tuple[int, int]
+
+
+def run_with_the_pointer_on_the_board(browser: Browser, display: str, puzzle: Puzzle) -> Rested:
+    """Show `puzzle` (hover tint and tooltip on), rest the pointer on the middle cell until its
+    tooltip is up, then run the tool as from a terminal."""
+    import json
+
+    from autosolve import pipeline
+
+    with practice_page(browser, puzzle, tooltip_ms=TOOLTIP_MS) as server, Desktop(display) as desktop:
+        frame = pipeline.grab(desktop, desktop.find_window())
+        reading = pipeline.read(frame)
+        middle = reading.centres[puzzle.n // 2][puzzle.n // 2]
+        x, y = (round(v) for v in frame.to_screen(*middle))
+        xdotool(display, "mousemove", str(x), str(y))
+        time.sleep(2 * TOOLTIP_MS / 1000)  # the tooltip is up
+        run = start_run(display, "--json", delay="0")
+        out, err = run.communicate(timeout=60)
+        state = server.wait_for(solved=True, timeout=5) if run.returncode == 0 else server.state()
+        after = desktop.pointer()
+    print(out, err)
+    report = json.loads(out) if out.strip() else {}
+    return Rested(run.returncode, report, err, state, (x, y), (after.x, after.y))
+
+
+def assert_solved_and_pointer_back(done: Rested, *, rounds: int = 3) -> None:
+    """Solved in at most `rounds` rounds, nothing refused, the pointer put back."""
+    assert done.returncode == 0 and done.state.solved, done.stderr or done.report
+    made = done.report["rounds"]
+    assert isinstance(made, list) and len(made) <= rounds, made
+    assert done.pointer_after == done.pointer_before

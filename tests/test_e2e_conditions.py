@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from live import practice_page
+from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from autosolve.browser import Chromium
 from autosolve.cli import main
@@ -141,3 +141,14 @@ def test_chromium_forced_dark_mode_is_refused_naming_the_dark_cells(xvfb, sent_c
     assert status == 2 and sent_clicks == [] and state.moves == 0, out + err
     assert "too dark to see an X mark" in err and "forced dark mode" in err, err
     assert "nothing was clicked" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_pointer_left_on_the_board_with_its_tooltip_up_is_moved_off_and_the_board_solved(
+    browser, xvfb
+):
+    """Issue 30: the user pressed Start (over the board) and left the pointer there: the cell is
+    darkened and its tooltip is up. The tool moves the pointer off, waits for the page to repaint,
+    reads, solves in one clean round and puts the pointer back."""
+    puzzle = generate_puzzle(9, rng=random.Random(3009))
+    done = run_with_the_pointer_on_the_board(browser, xvfb.display, puzzle)
+    assert_solved_and_pointer_back(done, rounds=1)

@@ -20,11 +20,13 @@ from contextlib import AbstractContextManager, contextmanager
 import pytest
 from conftest import ClickRecorder
 from live import (
+    assert_solved_and_pointer_back,
     assert_stopped_at_once,
     moved_by_a_cell,
     place_window,
     practice_page,
     run_changed_under,
+    run_with_the_pointer_on_the_board,
     wait_until,
     xdotool,
     xmessage,
@@ -167,6 +169,18 @@ def test_firefox_moved_by_a_cell_during_the_clicks_gets_no_more_clicks(openbox_f
 
     done = run_changed_under(openbox_firefox, display, puzzle, change)
     assert_stopped_at_once(done, "moved by (")
+
+
+@pytest.mark.parametrize("which", ["chromium", "firefox"])
+def test_the_pointer_left_on_the_board_under_openbox_is_moved_off_and_the_board_solved(
+    which, openbox_chromium, openbox_firefox, openbox_xvfb
+):
+    """Issue 30 under a window manager, in both browsers: the pointer resting on the board with
+    the cell darkened and its tooltip up; solved (a second round may make good a click openbox
+    lost), the pointer put back."""
+    browser = openbox_chromium if which == "chromium" else openbox_firefox
+    done = run_with_the_pointer_on_the_board(browser, openbox_xvfb.display, puzzle_of(9, 5))
+    assert_solved_and_pointer_back(done)
 
 
 def window_id(display: str, title: str) -> str:

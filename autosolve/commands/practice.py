@@ -51,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="a busy page: ignore a press this soon after the last one (default 0: none)")
     page.add_argument("--busy-ms", type=int, default=0, metavar="MS",
                       help="a slow page: keep the page busy this long after each press (default 0)")
+    page.add_argument("--tooltip-ms", type=int, default=0, metavar="MS",
+                      help="a pointer resting this long on a cell brings up a tooltip over the board, "
+                           "as on the real page (default 0: none)")
     page.add_argument("--thin-borders", action="store_true",
                       help="1 px region borders, as the real page shows at 67%% zoom")
     page.add_argument("--zoom", type=float, default=1.0,
@@ -81,14 +84,14 @@ def run(args: argparse.Namespace) -> int:
     options = PageOptions(
         win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
         busy_ms=args.busy_ms, thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons,
-        input_mode=args.input_mode,
+        input_mode=args.input_mode, tooltip_ms=args.tooltip_ms,
     )  # checked before a puzzle is generated, which can take a while
     puzzle = choose_puzzle(args)
     with PracticeServer(
         puzzle, port=args.port, dark=args.dark, win_screen=options.win_screen,
         win_delay_ms=options.win_delay_ms, drop_gap_ms=options.drop_gap_ms, busy_ms=options.busy_ms,
         thin_borders=options.thin_borders, zoom=options.zoom, buttons=options.buttons,
-        input_mode=options.input_mode,
+        input_mode=options.input_mode, tooltip_ms=options.tooltip_ms,
     ) as server:
         name = puzzle.name or "puzzle"
         try:  # from the first line on: a Ctrl-C as soon as the address shows stops it cleanly

@@ -114,6 +114,9 @@ class PageOptions:
     - `zoom`: the whole page zoomed as by the browser's own zoom (0.5 .. 2.0).
     - `buttons`: five round cell-sized buttons right under the board (the clone's controls).
     - `input_mode`: act on ``"pointer"`` down, or on ``"click"`` (a React onClick page).
+    - `tooltip_ms`: a pointer resting this long on a cell brings up a tooltip over the cells
+      above it saying what a press makes of it ("Queen", "X", "Clear"), as the real page's
+      does; 0: none. (The hovered cell is darkened on every page, as on the real one.)
     """
 
     win_screen: str = "dialog"
@@ -124,6 +127,7 @@ class PageOptions:
     zoom: float = 1.0
     buttons: bool = False
     input_mode: str = "pointer"
+    tooltip_ms: int = 0
 
     def __post_init__(self) -> None:
         if self.win_screen not in WIN_SCREENS:
@@ -133,6 +137,7 @@ class PageOptions:
         _check_ms("win delay", self.win_delay_ms)
         _check_ms("drop gap", self.drop_gap_ms)
         _check_ms("busy time", self.busy_ms)
+        _check_ms("tooltip delay", self.tooltip_ms)
         low, high = ZOOM_RANGE
         zoom = self.zoom
         if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not low <= zoom <= high:
@@ -247,12 +252,14 @@ class PracticeServer(LoopbackServer):
         zoom: float = 1.0,
         buttons: bool = False,
         input_mode: str = "pointer",
+        tooltip_ms: int = 0,
     ) -> None:
         self.puzzle = puzzle
         self.dark = dark
         self.options = PageOptions(
             win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms, busy_ms=busy_ms,
             thin_borders=thin_borders, zoom=zoom, buttons=buttons, input_mode=input_mode,
+            tooltip_ms=tooltip_ms,
         )
         self.locked: tuple[Cell, ...] = tuple(sorted(set(puzzle.given if locked is None else locked)))
         for r, c in self.locked:

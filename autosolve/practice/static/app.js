@@ -149,7 +149,7 @@ function makeModel(data) {
 // The options as server.py's PageOptions defaults them (a page opened as a file has none).
 const DEFAULT_OPTIONS = {
   win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, busy_ms: 0, thin_borders: false, zoom: 1,
-  buttons: false, input_mode: "pointer",
+  buttons: false, input_mode: "pointer", tooltip_ms: 0,
 };
 
 class Game {
@@ -169,6 +169,7 @@ class Game {
     this.lastPressAt = -Infinity; // event time of the last press taken
     this.win = new WinScreen(this, this.options);
     this.reporter = new Reporter(this);
+    this.tooltip = new Tooltip(this);
     this.listen();
     this.refresh();
     this.playing = true; // from now on a solve is the player's: it brings up the win screen
@@ -324,6 +325,47 @@ class Game {
 /** What a solve brings up, as on the real page (win_screen): "dialog" a results card over the
  * board with a dimmed backdrop, "replace" a results card where the board was, "none" nothing
  * beyond the banner. It comes `win_delay_ms` after the solve; closing it shows the board again. */
+/** The real page's tooltip (tooltip_ms): a pointer resting on a cell brings up, after a moment,
+ * a label over the cells above it saying what a press makes of the cell; leaving the cell, or a
+ * press, takes it away. */
+class Tooltip {
+  constructor(game) {
+    this.game = game;
+    this.timer = null;
+    this.el = document.createElement("div");
+    this.el.className = "tooltip";
+    this.el.hidden = true;
+    document.body.appendChild(this.el);
+    if (game.options.tooltip_ms <= 0) return;
+    game.boardEl.addEventListener("pointerover", (e) => this.rest(e.target));
+    game.boardEl.addEventListener("pointerleave", () => this.hide());
+    game.boardEl.addEventListener("pointerdown", () => this.hide());
+  }
+
+  rest(target) {
+    this.hide();
+    const cell = target && target.closest ? target.closest("#board .cell") : null;
+    if (!cell || this.game.solved) return;
+    this.timer = setTimeout(() => this.show(cell), this.game.options.tooltip_ms);
+  }
+
+  show(cell) {
+    const next = NEXT[this.game.cells[Number(cell.dataset.index)]];
+    if (next === undefined) return;
+    this.el.textContent = next === QUEEN ? "Queen" : next === MARK ? "X" : "Clear";
+    const box = cell.getBoundingClientRect();
+    this.el.hidden = false;
+    this.el.style.left = `${window.scrollX + box.left + box.width / 2 - this.el.offsetWidth / 2}px`;
+    this.el.style.top = `${window.scrollY + box.top - this.el.offsetHeight - 6}px`;
+  }
+
+  hide() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.el.hidden = true;
+  }
+}
+
 class WinScreen {
   constructor(game, options) {
     this.game = game;
