@@ -33,7 +33,7 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or with just `only` (so a run imports one stage's code:
     `solve` never loads OpenCV, `run` never loads the games)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         description="Solve the LinkedIn Queens puzzle straight off the screen "
         "(and offline: text puzzles, screenshots, generator, two-player games).",
@@ -43,6 +43,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"autosolve.commands.{name}").register(subparsers)
     return parser
+
+
+class BadArguments(QueensError):
+    """The command line itself is wrong: an unknown option, a missing value, a number out of range."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser with its refusals as a user error (one line naming what is wrong and
+    where the help is, exit status 2) instead of the usage text; subcommands' parsers are of
+    this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadArguments(f"{' '.join(message.split())} (see {self.prog} --help)")
 
 
 class VersionAction(argparse.Action):
@@ -99,13 +112,24 @@ def _command(args: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; user errors print one line and return 2, never a traceback."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    """Run the CLI; user errors print one line and return 2, never a traceback; Ctrl-C at any
+    point (also while the command's modules are still being imported) prints "interrupted" and
+    returns 130."""
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args_list: list[str]) -> int:
     command = _command(args_list)
     if command == "run" and (not args_list or args_list[0] != "run"):
         args_list.insert(0, "run")
-    parser = build_parser(command)
-    args = parser.parse_args(args_list)
+    try:
+        args = build_parser(command).parse_args(args_list)
+    except BadArguments as exc:
+        return _fail(str(exc))
     try:
         status = int(args.func(args) or 0)
         if sys.stdout is not None:
@@ -113,9 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except QueensError as exc:
         return _fail(str(exc))
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         _silence_stdout()
         return 0

@@ -291,3 +291,82 @@ def test_time_limit_stops_pure_python_work_and_names_the_step():
     with time_limit(0.2, "quick") as work, work.step("quick"):
         pass
     time.sleep(0.3)  # the alarm was cancelled: nothing fires after the block
+
+
+# --- numeric flags: finite and in range, checked by the parser -----------------------------------
+
+
+@pytest.mark.parametrize(("args", "flag"), [
+    (["solve", "{easy}", "--timeout", "1e10"], "--timeout"),
+    (["solve", "{easy}", "--timeout", "inf"], "--timeout"),
+    (["generate", "--size", "5", "--timeout", "1e10"], "--timeout"),
+    (["bench", "{easy}", "--timeout", "1e10"], "--timeout"),
+    (["play", "amazons", "--timeout", "1e10"], "--timeout"),
+    (["play", "queens", "--plain", "4", "--timeout", "1e10"], "--timeout"),
+    (["arena", "amazons", "--timeout", "1e10"], "--timeout"),
+    (["arena", "queens", "--time", "nan"], "--time"),
+    (["bench", "{easy}", "--peer-budget", "1e308"], "--peer-budget"),
+    (["bench", "{easy}", "--grade-budget", "1e308"], "--grade-budget"),
+    (["bench", "{easy}", "--baseline-budget", "1e308"], "--baseline-budget"),
+    (["bench", "{easy}", "--peer-budget", "nan"], "--peer-budget"),
+    (["bench", "{easy}", "--grade-budget", "nan"], "--grade-budget"),
+    (["bench", "{easy}", "--baseline-budget", "nan"], "--baseline-budget"),
+    (["run", "--delay", "inf"], "--delay"),
+    (["run", "--delay", "1e308"], "--delay"),
+    (["run", "--delay", "-1"], "--delay"),
+    (["run", "--delay", "nan"], "--delay"),
+    (["hint", "--delay", "nan"], "--delay"),
+    (["play", "superqueen", "--random", "8", "--density", "nan"], "--density"),
+])
+def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, flag):
+    done = cli(*[arg.format(easy=easy) for arg in args], timeout=30)
+    line = assert_user_error(done, f"argument {flag}:", "(see queens-autosolve")
+    assert "Overflow" not in line and "usage" not in done.stderr and done.stdout == ""
+
+
+def test_the_flag_types_take_the_edges_of_their_ranges():
+    import argparse
+
+    from autosolve.flags import DELAY, MAX_SECONDS, POSITIVE_SECONDS, TIMEOUT
+
+    assert TIMEOUT("0") == 0.0 and TIMEOUT(str(MAX_SECONDS)) == MAX_SECONDS and DELAY("60") == 60.0
+    for kind, text in [(TIMEOUT, "-0.5"), (TIMEOUT, "1000001"), (POSITIVE_SECONDS, "0"), (DELAY, "60.01"),
+                       (DELAY, "-inf"), (TIMEOUT, "ten")]:
+        with pytest.raises(argparse.ArgumentTypeError, match="is not a number of seconds"):
+            kind(text)
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------------
+
+
+def test_ctrl_c_while_the_command_is_still_importing_is_interrupted_and_130(monkeypatch, capsys):
+    from autosolve import cli
+
+    def interrupted_import(command: str | None = None) -> None:
+        raise KeyboardInterrupt  # as importlib raised it in the first ~50 ms of `solve big.txt`
+
+    monkeypatch.setattr(cli, "build_parser", interrupted_import)
+    assert cli.main(["solve", "big.txt"]) == 130
+    err = capsys.readouterr().err
+    assert err == "queens-autosolve: interrupted\n"
+
+
+@pytest.mark.parametrize("after", [0.0, 0.03, 0.08, 0.2])
+def test_ctrl_c_at_any_early_moment_prints_no_traceback(tmp_path, after):
+    import signal
+    import time
+
+    path = tmp_path / "stripes.txt"  # about 0.6 s of search: the signal lands before the answer
+    labels = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    path.write_text("# s60 k=15\n" + "".join(labels[r] * 60 + "\n" for r in range(60)))
+    process = subprocess.Popen([sys.executable, "-m", "autosolve", "solve", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=Path(__file__).resolve().parents[1])
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    # Before Python has installed its handler, the signal ends the process as it would any program.
+    assert process.returncode in (130, -signal.SIGINT), (process.returncode, err)
+    if process.returncode == 130:
+        assert err.strip().splitlines()[-1] == "queens-autosolve: interrupted"

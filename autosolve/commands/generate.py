@@ -16,6 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from autosolve.cli import check_output_file, time_limit
+from autosolve.flags import TIMEOUT
 from solver.difficulty import Difficulty, generate_graded
 from solver.errors import QueensError
 from solver.formats import format_puzzles
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write to FILE instead of standard output")
     parser.add_argument("--rule", choices=RULES, default="touch",
                         help="touch: queens may not touch (LinkedIn); diagonal: classic N-Queens diagonals")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit)")
     parser.add_argument("--hard", action="store_true",
                         help="make --candidates puzzles (seeds S, S+1, ...) and keep the --count that "

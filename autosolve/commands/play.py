@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from autosolve.cli import time_limit
+from autosolve.flags import POSITIVE_SECONDS, TIMEOUT, Share
 from solver.formats import read_puzzles, read_text
 from twoplayer import amazons, queens_game
 from twoplayer.corner import corner_session
@@ -91,7 +92,8 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
     p.add_argument("--board", metavar="FILE",
                    help="board text: S start, K king, X occupied, . empty (- for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="generate an N x N board instead")
-    p.add_argument("--density", type=float, default=0.3, help="share of occupied squares (default 0.3)")
+    p.add_argument("--density", type=Share(0.0, 1.0, "a share"), default=0.3,
+                   help="share of occupied squares (default 0.3)")
     p.add_argument("--seed", type=int, default=None, help="seed of the generated board")
     p.set_defaults(func=run_superqueen)
 
@@ -99,12 +101,13 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
 def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str) -> None:
     p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
     p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
-    p.add_argument("--time", type=float, default=1.0, help="seconds per move for searching AIs (default 1)")
+    p.add_argument("--time", type=POSITIVE_SECONDS, default=1.0,
+                   help="seconds per move for searching AIs (default 1)")
     add_timeout(p)
 
 
 def add_timeout(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"stop when an AI thinks longer than SECONDS about one move, or --analyse "
                    f"about one board (default "
                    f"{DEFAULT_TIMEOUT:g}; 0: no limit). Measured: the perfect Queens Game player "

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autosolve.flags import DELAY
+
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when the command runs
     from autosolve.pipeline import RunResult
 
@@ -33,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
     parser.add_argument("--dry-run", action="store_true",
                         help="do everything but click; print the solution and the plan")
-    parser.add_argument("--delay", type=float, default=0.0, metavar="S",
+    parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S",
                         help="seconds between clicks in the first round (default 0: as fast as the page "
                         "takes them; a round that leaves cells wrong makes the next one slower)")
     parser.add_argument("--rounds", type=positive_int, default=3, metavar="R",
@@ -51,7 +53,7 @@ def main(args: argparse.Namespace) -> int:
     from autosolve.pipeline import Options, Source, run
 
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
-    options = Options(dry_run=args.dry_run or args.image is not None, delay=max(0.0, args.delay),
+    options = Options(dry_run=args.dry_run or args.image is not None, delay=args.delay,
                       verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
                       scroll=args.scroll)
     result = run(source, options)

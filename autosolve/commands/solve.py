@@ -8,6 +8,7 @@ import json
 import time
 
 from autosolve.cli import time_limit
+from autosolve.flags import TIMEOUT
 from solver.coach import CoachError, Grade, grade
 from solver.errors import QueensError
 from solver.formats import read_puzzles
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="grade each puzzle: the hardest tier of deduction its hints need from the "
                         "empty board (singles and neighbours, one unit confined, several units confined "
                         "together, block rules, needs a trial, needs a guess) and the number of steps")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit). "
                         "Published puzzles take milliseconds; made-up boards can take far longer "
                         "(measured: a 60x60 board with 15 stars unfinished after 15 s)")
