@@ -14,6 +14,7 @@ import importlib
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -185,6 +186,14 @@ def check_output_file(path: Path, option: str, suffixes: tuple[str, ...] = ()) -
     if not os.access(path if path.exists() else folder, os.W_OK):
         raise QueensError(f"{option} {path}: cannot write there (permission denied)")
     return path
+
+
+def is_pipe(path: str | Path) -> bool:
+    """True for a named pipe (FIFO): opening one waits until the other end is opened too."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 class Stopped(QueensError):
