@@ -21,7 +21,10 @@ HTTP API (JSON):
   (`solver.coach`), ``{mistakes: [...], step: {rule, tier, cells, marks, queen, text} | null,
   solved}``; the page's Hint button shows it.
 - ``POST /api/new`` ``{difficulty}`` (easy, medium or hard): a new puzzle of the same size and
-  that difficulty (`solver.difficulty`) replaces this one; the page then reloads.
+  that difficulty (`solver.difficulty`) replaces this one; the page then reloads. A difficulty
+  the size cannot have (``GET /api/puzzle`` lists those it can: ``difficulties``) is a 422;
+  the search gives up with a 503 after the server's `work_timeout` seconds, and stops as soon
+  as the page that asked has gone.
 
 Bad requests cannot hurt the server (the loopback stack it shares with the Queens Game page,
 `autosolve.web.http`): each connection has a time limit, at most
@@ -37,9 +40,18 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from http import HTTPStatus
 from pathlib import Path
 
-from autosolve.web.http import CONTENT_TYPES, LoopbackServer, Request, Response, Routes, json_response
+from autosolve.web.http import (
+    CONTENT_TYPES,
+    HttpError,
+    LoopbackServer,
+    Request,
+    Response,
+    Routes,
+    json_response,
+)
 from autosolve.web.http import parse_json_object as parse_report
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, is_solution
@@ -290,15 +302,31 @@ class PracticeServer(LoopbackServer):
         return json_response(advice.to_json())
 
     def _new_puzzle(self, request: Request) -> Response:
-        from solver.difficulty import Difficulty, generate_graded, random_seed
+        """A new puzzle of the difficulty asked for: refused (422) when this size has none, given
+        up (503) at the server's `work_timeout`, and dropped when the page goes away."""
+        from solver.difficulty import Difficulty, GradingStopped, generate_graded, offered, random_seed
 
+        n, choices = self.puzzle.n, offered(self.puzzle.n, self.puzzle.k)
+        names = " or ".join(d.value for d in choices)
         value = parse_report(request.body).get("difficulty")
         try:
             difficulty = Difficulty(value)
         except ValueError:
             raise ValueError("difficulty must be easy, medium or hard") from None
-        graded = generate_graded(self.puzzle.n, difficulty, k=self.puzzle.k, seed=random_seed(),
-                                 rule=self.puzzle.rule)
+        if difficulty not in choices:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"a {n}x{n} board has no {difficulty.value} puzzles: choose {names}")
+        try:
+            graded = generate_graded(n, difficulty, k=self.puzzle.k, seed=random_seed(),
+                                     rule=self.puzzle.rule, stop=request.cancelled)
+        except GradingStopped:
+            raise HttpError(HTTPStatus.SERVICE_UNAVAILABLE,
+                            f"no {difficulty.value} {n}x{n} puzzle found within {self.work_timeout:g} s: "
+                            "try again, or another difficulty") from None
+        except QueensError:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"no {difficulty.value} {n}x{n} puzzle among the seeds tried: choose another "
+                            "difficulty") from None
         self.replace_puzzle(graded.puzzle)
         return json_response({"ok": True, "name": graded.puzzle.name, "grade": graded.grade.to_json()})
 
@@ -352,6 +380,8 @@ class PracticeServer(LoopbackServer):
 
     def puzzle_json(self) -> dict[str, object]:
         """The body of ``GET /api/puzzle``."""
+        from solver.difficulty import offered  # the generator and the coach: only once a page asks
+
         p = self.puzzle
         tokens = any(len(label) != 1 for label in p.labels)
         rows = [" ".join(row) if tokens else "".join(row) for row in p.label_rows()]
@@ -368,6 +398,7 @@ class PracticeServer(LoopbackServer):
             "initial": list(self.initial),
             "dark": self.dark,
             "options": self.options.to_json(),
+            "difficulties": [d.value for d in offered(p.n, p.k)],
         }
 
     def record(self, report: dict[str, object]) -> PageState:
