@@ -401,3 +401,13 @@ def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_time
         puzzles = parse_puzzles(out.read_text() if out else done.stdout)
         assert written > 0 and len(puzzles) == written
         assert [p.name for p in puzzles] == [f"gen-n5-k1-s{seed}" for seed in range(1, written + 1)]
+
+
+@pytest.mark.parametrize("junk", ["/extra/junk", "%00", "?x=1#frag"])
+def test_a_puzzlink_url_with_trailing_junk_is_one_line(junk):
+    assert_user_error(cli("solve", "https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk" + junk),
+                      repr(junk), "after the border data")
+
+
+def test_an_amazons_setup_with_no_pieces_is_one_line():
+    assert_user_error(cli("play", "amazons", "--setup", "6/6/6/6/6/6 w"), "no white queen")
