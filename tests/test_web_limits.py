@@ -71,6 +71,18 @@ def test_a_4x4_page_offers_easy_only_and_a_hard_one_is_a_422_with_a_message(caps
     assert capsys.readouterr().err == ""  # no traceback on the server's stderr
 
 
+def test_a_board_too_big_to_make_a_new_one_in_time_offers_none_and_is_a_422():
+    server = PracticeServer(FIVE)
+    server.new_puzzle_max_size = 4  # as a 30x30 page against the real limit (20x20), without the wait
+    with server:
+        _, puzzle = get(server, "/api/puzzle")
+        status, answer = post(server, "/api/new", {"difficulty": "easy"})
+        unchanged = server.puzzle
+    assert puzzle["difficulties"] == []  # the page hides its new-puzzle choice
+    assert status == 422 and answer["error"].startswith("new puzzles on request go up to 4x4")
+    assert "practice --size 5" in answer["error"] and unchanged is FIVE
+
+
 def test_the_difficulties_offered_grow_with_the_size():
     assert [d.value for d in solver.difficulty.offered(5)] == ["easy", "medium"]
     assert [d.value for d in solver.difficulty.offered(6)] == ["easy", "medium", "hard"]

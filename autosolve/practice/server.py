@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from http import HTTPStatus
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autosolve.web.http import (
     CONTENT_TYPES,
@@ -55,6 +56,9 @@ from autosolve.web.http import (
 from autosolve.web.http import parse_json_object as parse_report
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, is_solution
+
+if TYPE_CHECKING:  # the generator and the coach load only when a page asks for a new puzzle
+    from solver.difficulty import Difficulty
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGE_TITLE = "Queens | Practice"
@@ -238,9 +242,15 @@ class PracticeServer(LoopbackServer):
     ...     server.wait_for(solved=True, timeout=60)
 
     The keywords from `win_screen` on are the `PageOptions` (QueensError when out of range).
-    `request_timeout` (seconds a connection may take) and `max_connections` (served at once)
-    may be set on an instance before `start` (see `LoopbackServer`).
+    `request_timeout` (seconds a connection may take), `work_timeout` (seconds a new puzzle may
+    take), `max_connections` (served at once) and `new_puzzle_max_size` may be set on an
+    instance before `start` (see `LoopbackServer`).
     """
+
+    # The largest board the page makes a new puzzle for on request. Measured (one seed after
+    # another until the grade matched, on the loaded 2-core machine): 30x30 "easy" took 73 s
+    # and then 34 s; a 20x20 board takes 0.3 s a seed (1.3 s at worst).
+    new_puzzle_max_size: int = 20
 
     def __init__(
         self,
@@ -304,15 +314,20 @@ class PracticeServer(LoopbackServer):
     def _new_puzzle(self, request: Request) -> Response:
         """A new puzzle of the difficulty asked for: refused (422) when this size has none, given
         up (503) at the server's `work_timeout`, and dropped when the page goes away."""
-        from solver.difficulty import Difficulty, GradingStopped, generate_graded, offered, random_seed
+        from solver.difficulty import Difficulty, GradingStopped, generate_graded, random_seed
 
-        n, choices = self.puzzle.n, offered(self.puzzle.n, self.puzzle.k)
+        n, choices = self.puzzle.n, self.difficulties()
         names = " or ".join(d.value for d in choices)
         value = parse_report(request.body).get("difficulty")
         try:
             difficulty = Difficulty(value)
         except ValueError:
             raise ValueError("difficulty must be easy, medium or hard") from None
+        if n > self.new_puzzle_max_size:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"new puzzles on request go up to {self.new_puzzle_max_size}x"
+                            f"{self.new_puzzle_max_size} (a {n}x{n} one takes a minute or more): "
+                            f"start `queens-autosolve practice --size {n}` again for another")
         if difficulty not in choices:
             raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
                             f"a {n}x{n} board has no {difficulty.value} puzzles: choose {names}")
@@ -329,6 +344,13 @@ class PracticeServer(LoopbackServer):
                             "difficulty") from None
         self.replace_puzzle(graded.puzzle)
         return json_response({"ok": True, "name": graded.puzzle.name, "grade": graded.grade.to_json()})
+
+    def difficulties(self) -> tuple[Difficulty, ...]:
+        """The difficulties the page offers for a new puzzle: those its size can have, none above
+        `new_puzzle_max_size`."""
+        from solver.difficulty import offered  # the generator and the coach: only once a page asks
+
+        return offered(self.puzzle.n, self.puzzle.k) if self.puzzle.n <= self.new_puzzle_max_size else ()
 
     def replace_puzzle(self, puzzle: Puzzle) -> None:
         """Serve `puzzle` from now on, from an empty board (the page reloads to show it)."""
@@ -380,8 +402,6 @@ class PracticeServer(LoopbackServer):
 
     def puzzle_json(self) -> dict[str, object]:
         """The body of ``GET /api/puzzle``."""
-        from solver.difficulty import offered  # the generator and the coach: only once a page asks
-
         p = self.puzzle
         tokens = any(len(label) != 1 for label in p.labels)
         rows = [" ".join(row) if tokens else "".join(row) for row in p.label_rows()]
@@ -398,7 +418,7 @@ class PracticeServer(LoopbackServer):
             "initial": list(self.initial),
             "dark": self.dark,
             "options": self.options.to_json(),
-            "difficulties": [d.value for d in offered(p.n, p.k)],
+            "difficulties": [d.value for d in self.difficulties()],
         }
 
     def record(self, report: dict[str, object]) -> PageState:
