@@ -11,8 +11,9 @@ import random
 import time
 import webbrowser
 
+from autosolve.flags import Share
 from autosolve.practice import PageState, PracticeServer
-from autosolve.practice.server import PageOptions
+from autosolve.practice.server import ZOOM_RANGE, PageOptions
 from solver.errors import QueensError
 from solver.formats import read_puzzles
 from solver.generate import generate_puzzle
@@ -53,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="a slow page: keep the page busy this long after each press (default 0)")
     page.add_argument("--thin-borders", action="store_true",
                       help="1 px region borders, as the real page shows at 67%% zoom")
-    page.add_argument("--zoom", type=float, default=1.0,
+    page.add_argument("--zoom", type=Share(*ZOOM_RANGE, "a zoom factor"), default=1.0,
                       help="zoom the page as the browser's own zoom does (0.5 to 2, default 1)")
     page.add_argument("--buttons", action="store_true",
                       help="a row of round cell-sized buttons right under the board")

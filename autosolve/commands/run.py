@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autosolve.flags import DELAY
+from autosolve.flags import DELAY, POSITIVE
 
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when the command runs
     from autosolve.pipeline import RunResult
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S",
                         help="seconds between clicks in the first round (default 0: as fast as the page "
                         "takes them; a round that leaves cells wrong makes the next one slower)")
-    parser.add_argument("--rounds", type=positive_int, default=3, metavar="R",
+    parser.add_argument("--rounds", type=POSITIVE, default=3, metavar="R",
                         help="read-plan-click rounds at most, while the board differs (default 3)")
     parser.add_argument("--scroll", action="store_true",
                         help="scroll the page with the mouse wheel until the whole board is in view")
@@ -59,17 +59,6 @@ def main(args: argparse.Namespace) -> int:
     result = run(source, options)
     print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
     return 0 if result.ok else 1
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (a zero never silently means a default)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
-    return value
 
 
 def result_json(result: RunResult) -> dict[str, object]:
