@@ -214,8 +214,12 @@ def test_normal_requests_are_answered_while_stalled_sockets_hold_the_slots():
             time.sleep(0.05)
         time.sleep(0.5)
         held = (trickler.open, trickler.cut_off)  # every slot held by a client sending headers
+        with socket.create_connection((server.host, server.port), timeout=30) as another:
+            another.sendall(b"GET /api/state HTTP/1.1\r\n")  # one more stalled client: no slot
+            turned_away = another.recv(100)
         statuses = [get(server, "/api/state")[0] for _ in range(5)]
     assert held == (6, 0)
+    assert turned_away.startswith(b"HTTP/1.0 503")  # stalled clients do not evict each other
     assert statuses == [200] * 5  # before: 503 for as long as the stalled clients stayed
     assert trickler.cut_off >= 1  # the normal clients took the slots of stalled ones
 
