@@ -318,6 +318,11 @@ def test_time_limit_stops_pure_python_work_and_names_the_step():
     (["run", "--delay", "nan"], "--delay"),
     (["hint", "--delay", "nan"], "--delay"),
     (["play", "superqueen", "--random", "8", "--density", "nan"], "--density"),
+    (["practice", "--no-open", "--zoom", "inf"], "--zoom"),
+    (["practice", "--no-open", "--port", "70000"], "--port"),
+    (["play", "queens", "--web", "--no-open", "--port", "-1"], "--port"),
+    (["bench", "{easy}", "--peer-sample", "-1"], "--peer-sample"),
+    (["run", "--rounds", "0"], "--rounds"),
 ])
 def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, flag):
     done = cli(*[arg.format(easy=easy) for arg in args], timeout=30)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import autosolve
 from autosolve.cli import time_limit
-from autosolve.flags import POSITIVE_SECONDS, TIMEOUT
+from autosolve.flags import COUNT_OR_ALL, POSITIVE_SECONDS, TIMEOUT
 from benchmarks.peers import available, skipped_text, warm_up
 from benchmarks.solve_report import format_report, report_json
 from benchmarks.solve_times import FileReport, bench_file, default_files
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--no-peers", action="store_true", help="skip the comparison with the peers")
     parser.add_argument(
-        "--peer-sample", type=int, default=20, metavar="N",
+        "--peer-sample", type=COUNT_OR_ALL, default=20, metavar="N",
         help="puzzles per file the peers run on, spread evenly over the file (default 20; 0: all)",
     )
     parser.add_argument(
@@ -97,8 +97,6 @@ def run_files(args: argparse.Namespace) -> int:
     if not files:
         raise QueensError("no puzzle files: give FILE arguments, or add games/*.txt or ../shared/data")
     budget = None if args.no_baseline else args.baseline_budget
-    if args.peer_sample < 0:
-        raise QueensError(f"--peer-sample {args.peer_sample}: give 0 (all) or more")
     peers, skipped = available() if not args.no_peers else ([], [])
     if skipped and args.json:  # the table says it otherwise
         print(skipped_text(skipped), file=sys.stderr, flush=True)

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from autosolve.cli import time_limit
-from autosolve.flags import POSITIVE_SECONDS, TIMEOUT, Share
+from autosolve.flags import PORT, POSITIVE_SECONDS, TIMEOUT, Share
 from solver.formats import read_puzzles, read_text
 from twoplayer import amazons, queens_game
 from twoplayer.corner import corner_session
@@ -66,7 +66,7 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
-    web.add_argument("--port", type=int, default=0,
+    web.add_argument("--port", type=PORT, default=0,
                      help="with --web: port on 127.0.0.1 (default: any free port)")
     web.add_argument("--no-open", dest="open", action="store_false", help="with --web: do not open a browser")
     p.set_defaults(func=run_queens)
@@ -167,8 +167,6 @@ def run_queens_web(args: argparse.Namespace) -> int:
     """Serve the game page until Ctrl-C (the HTTP stack loads only here)."""
     from autosolve.web.game import MAX_SIZE, MIN_SIZE, GameServer
 
-    if not 0 <= args.port <= 65535:
-        raise PositionError(f"--port {args.port}: use a port number from 0 to 65535")
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         raise PositionError(f"--size {args.size}: the page plays boards from {MIN_SIZE} to {MAX_SIZE}")
     if args.board or args.plain is not None or args.analyse or args.position:

@@ -11,7 +11,7 @@ import random
 import time
 import webbrowser
 
-from autosolve.flags import Share
+from autosolve.flags import PORT, Share
 from autosolve.practice import PageState, PracticeServer
 from autosolve.practice.server import ZOOM_RANGE, PageOptions
 from solver.errors import QueensError
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--index", type=int, default=1, metavar="I",
                         help="which puzzle of a file with several (1-based, default 1)")
     parser.add_argument("--seed", type=int, help="seed for the generated puzzle (default: random)")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    parser.add_argument("--port", type=PORT, default=0, help="port on 127.0.0.1 (default: any free port)")
     parser.add_argument("--dark", action="store_true", help="start in dark mode")
     page = parser.add_argument_group(
         "page behaviour", "conditions the real Queens page shows, to test the live pipeline against"
@@ -77,8 +77,6 @@ def choose_puzzle(args: argparse.Namespace) -> Puzzle:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise QueensError(f"--port {args.port}: use a port number from 0 to 65535")
     options = PageOptions(
         win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
         busy_ms=args.busy_ms, thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons,
