@@ -139,14 +139,14 @@ def _run(args_list: list[str]) -> int:
     except QueensError as exc:
         return _fail(str(exc))
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
     except MemoryError:
         return _fail("out of memory; try a smaller board or image")
     except OSError as exc:
         if not _is_output_error(exc):
             raise
-        _silence_stdout()
+        silence_stdout()
         return _fail(f"cannot write the output ({exc.strerror or exc}); check where standard output goes")
 
 
@@ -163,7 +163,7 @@ def _is_output_error(exc: OSError) -> bool:
     return exc.filename is None and exc.errno in _WRITE_ERRNOS
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's last flush at exit cannot fail again
     (the Python docs' recipe for SIGPIPE)."""
     try:

@@ -426,3 +426,27 @@ def test_a_puzzlink_url_with_trailing_junk_is_one_line(junk):
 
 def test_an_amazons_setup_with_no_pieces_is_one_line():
     assert_user_error(cli("play", "amazons", "--setup", "6/6/6/6/6/6 w"), "no white queen")
+
+
+def test_generate_stops_at_its_timeout_when_the_pipe_it_writes_to_is_not_read():
+    import fcntl
+    import os
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # full after about 90 puzzles
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "autosolve", "generate", "--size", "5", "--count",
+                                    "1000000000", "--seed", "1", "--timeout", "1"],
+                                   stdout=write_end, stderr=subprocess.PIPE, text=True,
+                                   cwd=Path(__file__).resolve().parents[1])
+        os.close(write_end)
+        _, err = process.communicate(timeout=60)  # before: blocked on the full pipe past the limit
+        os.set_blocking(read_end, False)
+        taken = os.read(read_end, 1 << 16).decode()
+    finally:
+        os.close(read_end)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert process.returncode == 2 and len(lines) == 1, err
+    assert "stopped after 1 s: writing a puzzle to standard output (does anything read it?)" in lines[0]
+    written = int(lines[0].split(" puzzles written")[0].rsplit("; ", 1)[1].replace(",", ""))
+    assert taken.count("# gen-n5-k1-s") in (written, written + 1)  # the last may be cut short

@@ -9,17 +9,20 @@ named after its own seed).
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import random
 import signal
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, BinaryIO
 
 from tqdm import tqdm
 
-from autosolve.cli import Stopped, Work, check_output_file, is_pipe, time_limit
+from autosolve.cli import Stopped, Work, check_output_file, is_pipe, silence_stdout, time_limit
 from autosolve.flags import TIMEOUT
 from solver.difficulty import Difficulty, generate_graded
 from solver.errors import QueensError
@@ -84,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
             with work.step(output.opening()):
                 output.open()
             for puzzle in _puzzles(args, first, work):
-                output.write(puzzle)
+                with work.step(f"writing a puzzle to {output.where()} (does anything read it?)"):
+                    output.write(puzzle)
     except Stopped as exc:
+        output.close(stopped=True)
         raise Stopped(f"{exc}; {output.written_text()}") from None
     finally:
         output.close()
@@ -93,13 +98,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 class PuzzleOutput:
-    """Where the puzzles go (standard output or --out), each written and flushed as soon as it is
-    made, so a run stopped by its --timeout or Ctrl-C keeps the puzzles it finished."""
+    """Where the puzzles go (standard output or --out), each written as soon as it is made, so a
+    run stopped by its --timeout or Ctrl-C keeps the puzzles it finished.
+
+    A regular file takes a write at once, so the time limit's alarm waits until a puzzle is out
+    whole. A pipe may not (its reader can stop reading): there the alarm is never held back,
+    and --out is written without a buffer, so nothing is left to block the exit."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.written = 0
-        self._stream: TextIO | None = None
+        self.writing = False  # True while a puzzle is on its way out (a stop then may cut it)
+        self._file: BinaryIO | None = None
+        self._regular = False
 
     def where(self) -> str:
         return "standard output" if self.path is None else f"--out {self.path}"
@@ -112,38 +123,59 @@ class PuzzleOutput:
 
     def open(self) -> None:
         if self.path is None:
-            self._stream = sys.stdout
+            self._regular = _is_regular_file(sys.stdout)
             return
         try:
-            self._stream = self.path.open("w", encoding="utf-8")
+            self._file = self.path.open("wb", buffering=0)
         except OSError as exc:
             raise QueensError(f"--out {self.path}: cannot write ({exc.strerror})") from None
+        self._regular = _is_regular_file(self._file)
 
     def write(self, puzzle: Puzzle) -> None:
-        """One puzzle, a blank line before all but the first; the time limit's alarm waits until
-        the puzzle is out whole."""
+        """One puzzle, a blank line before all but the first."""
         text = ("\n" if self.written else "") + format_puzzle(puzzle)
-        assert self._stream is not None, "open() first"
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM}) if self._regular else None
+        self.writing = True
         try:
-            self._stream.write(text)
-            self._stream.flush()
+            self._send(text)
         except OSError as exc:
             if self.path is None:
                 raise  # the CLI reports a full disk or a closed pipe on standard output
             raise QueensError(f"--out {self.path}: cannot write ({exc.strerror})") from None
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        self.writing = False
         self.written += 1
+
+    def _send(self, text: str) -> None:
+        if self._file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            data = data[self._file.write(data) or 0:]
 
     def written_text(self) -> str:
         return f"{self.written:,} puzzle{'' if self.written == 1 else 's'} written to {self.where()}"
 
-    def close(self) -> None:
-        if self._stream is not None and self.path is not None:
+    def close(self, *, stopped: bool = False) -> None:
+        """Close --out; after a stop in the middle of writing to standard output (a reader that
+        stopped reading), drop what is still buffered for it rather than wait at the exit."""
+        if stopped and self.writing and self.path is None:
+            silence_stdout()
+        if self._file is not None:
             with suppress(OSError):
-                self._stream.close()
-        self._stream = None
+                self._file.close()
+        self._file = None
+
+
+def _is_regular_file(stream: IO[Any]) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # a test's capture, or no file at all
 
 
 def _puzzles(args: argparse.Namespace, first: int, work: Work) -> Iterable[Puzzle]:
