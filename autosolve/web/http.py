@@ -67,6 +67,7 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
 }
 JSON_TYPE = "application/json"
+ALLOWED_METHODS = "GET, HEAD, POST"  # any other is a 405 (or http.server's 501), said in JSON
 # Request headers: http.server's `Message` (names match in any case), or a plain mapping for a
 # request built by hand.
 Headers = Message | Mapping[str, str]
@@ -435,10 +436,6 @@ def client_gone(connection: socket.socket) -> bool:
         return True
 
 
-def _allowed_methods() -> str:
-    return "GET, HEAD, POST"
-
-
 def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = server.server_version
@@ -447,8 +444,7 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
 
         def setup(self) -> None:
             super().setup()
-            self._started = time.monotonic()
-            deadline = self._started + server.request_timeout
+            deadline = time.monotonic() + server.request_timeout
             self.rfile = io.BufferedReader(_DeadlineReader(self.connection, deadline))
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -489,9 +485,9 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
 
         def _not_allowed(self) -> None:
             self._request_sent()
-            response = error_response(f"{self.command} is not used here: use {_allowed_methods()}",
+            response = error_response(f"{self.command} is not used here: use {ALLOWED_METHODS}",
                                       HTTPStatus.METHOD_NOT_ALLOWED)
-            self._send(response, extra={"Allow": _allowed_methods()})
+            self._send(response, extra={"Allow": ALLOWED_METHODS})
 
         do_PUT = do_DELETE = do_OPTIONS = do_PATCH = do_TRACE = do_CONNECT = _not_allowed  # noqa: N815
 
@@ -501,7 +497,7 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             status = HTTPStatus(code)
             self.close_connection = True
             if status == HTTPStatus.NOT_IMPLEMENTED:
-                message = f"{str(self.command)[:20]} is not used here: use {_allowed_methods()}"
+                message = f"{str(self.command)[:20]} is not used here: use {ALLOWED_METHODS}"
             self._send(error_response(message or status.phrase, status),
                        body=self.command != "HEAD" and code >= 200 and code not in (204, 304))
 
