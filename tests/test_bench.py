@@ -183,3 +183,21 @@ def test_ctrl_c_after_a_cp_sat_solve_is_still_a_keyboard_interrupt():
             "except KeyboardInterrupt:\n    print('interrupted')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "interrupted", (done.returncode, done.stderr)
+
+
+def test_ctrl_c_in_bench_after_the_peers_warmed_up_is_interrupted_and_130(tmp_path):
+    import subprocess
+
+    installed(by_name("CP-SAT"))
+    path = tmp_path / "one.txt"
+    path.write_text(FILE)
+    # The signal comes once CP-SAT has solved (bench warms every peer up first), as a user's Ctrl-C would.
+    code = ("import os, signal, sys, time\n"
+            "import autosolve.commands.bench as bench; from autosolve import cli\n"
+            "def interrupted(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
+            "bench.bench_file = interrupted\n"
+            f"sys.argv = ['queens-autosolve', 'bench', {str(path)!r}, '--no-baseline', '--no-grade']\n"
+            "cli.entry()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr.splitlines()[-1:]) == (130, ["queens-autosolve: interrupted"])
