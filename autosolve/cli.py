@@ -14,6 +14,7 @@ import importlib
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -33,7 +34,7 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or with just `only` (so a run imports one stage's code:
     `solve` never loads OpenCV, `run` never loads the games)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         description="Solve the LinkedIn Queens puzzle straight off the screen "
         "(and offline: text puzzles, screenshots, generator, two-player games).",
@@ -43,6 +44,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"autosolve.commands.{name}").register(subparsers)
     return parser
+
+
+class BadArguments(QueensError):
+    """The command line itself is wrong: an unknown option, a missing value, a number out of range."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser with its refusals as a user error (one line naming what is wrong and
+    where the help is, exit status 2) instead of the usage text; subcommands' parsers are of
+    this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadArguments(f"{' '.join(message.split())} (see {self.prog} --help)")
 
 
 class VersionAction(argparse.Action):
@@ -99,13 +113,24 @@ def _command(args: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; user errors print one line and return 2, never a traceback."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    """Run the CLI; user errors print one line and return 2, never a traceback; Ctrl-C at any
+    point (also while the command's modules are still being imported) prints "interrupted" and
+    returns 130."""
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args_list: list[str]) -> int:
     command = _command(args_list)
     if command == "run" and (not args_list or args_list[0] != "run"):
         args_list.insert(0, "run")
-    parser = build_parser(command)
-    args = parser.parse_args(args_list)
+    try:
+        args = build_parser(command).parse_args(args_list)
+    except BadArguments as exc:
+        return _fail(str(exc))
     try:
         status = int(args.func(args) or 0)
         if sys.stdout is not None:
@@ -113,18 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except QueensError as exc:
         return _fail(str(exc))
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
     except MemoryError:
         return _fail("out of memory; try a smaller board or image")
     except OSError as exc:
         if not _is_output_error(exc):
             raise
-        _silence_stdout()
+        silence_stdout()
         return _fail(f"cannot write the output ({exc.strerror or exc}); check where standard output goes")
 
 
@@ -141,7 +163,7 @@ def _is_output_error(exc: OSError) -> bool:
     return exc.filename is None and exc.errno in _WRITE_ERRNOS
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's last flush at exit cannot fail again
     (the Python docs' recipe for SIGPIPE)."""
     try:
@@ -164,6 +186,14 @@ def check_output_file(path: Path, option: str, suffixes: tuple[str, ...] = ()) -
     if not os.access(path if path.exists() else folder, os.W_OK):
         raise QueensError(f"{option} {path}: cannot write there (permission denied)")
     return path
+
+
+def is_pipe(path: str | Path) -> bool:
+    """True for a named pipe (FIFO): opening one waits until the other end is opened too."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 class Stopped(QueensError):

@@ -116,6 +116,7 @@ def cp_sat(puzzle: Puzzle) -> Answer:
         model.add(x[i] == 1)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is the CLI's: "interrupted", 130
     count, first = 0, None
     while count < LIMIT and solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         stars = [i for i in range(rules.n ** 2) if solver.value(x[i])]

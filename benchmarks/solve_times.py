@@ -12,7 +12,8 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -321,7 +322,8 @@ class _PeerTally:
         answers: list[Answer] = []
 
         def work() -> None:
-            answers.append(self.peer.count(puzzle))
+            with keeping_sigint():
+                answers.append(self.peer.count(puzzle))
 
         start = cpu_time()
         done = _within(self.left, work) if self.left is not None else _run(work)
@@ -400,6 +402,19 @@ class _OutOfTime(Exception):
 def _count_into(counts: list[int], puzzle: Puzzle) -> None:
     """The baseline's solution count for `puzzle` (up to LIMIT), appended to `counts`."""
     counts.append(baseline_count(puzzle, LIMIT)[0])
+
+
+@contextmanager
+def keeping_sigint() -> Iterator[None]:
+    """Run the code inside, then put back Python's Ctrl-C handler, whatever the code did with it:
+    CP-SAT's C++ solver installs its own handler for a solve and leaves SIGINT at the system's
+    default after it, so a Ctrl-C later in `bench` killed the process without a word."""
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if handler is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, handler)
 
 
 def _within(seconds: float, work: Callable[[], object]) -> bool:

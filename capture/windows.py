@@ -4,14 +4,15 @@ Default: a browser window whose title contains "Queens". Only web browsers are c
 WM_CLASS or WM_WINDOW_ROLE), since only they show the game; `any_window` lifts that for a user
 who asks on purpose (`--any-window`). Terminals are never chosen, whatever is asked (a click
 there could type into a shell), nor a non-browser window that names this tool (the terminal or
-message box running it). Among the rest the window on top wins.
+message box running it). Among the rest the window on top wins; but a title given on purpose
+(`--window`) that matches more than one window on screen is refused, naming them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from capture.errors import NotABrowserError, WindowMinimisedError, WindowNotFoundError
+from capture.errors import CaptureError, NotABrowserError, WindowMinimisedError, WindowNotFoundError
 from capture.models import WindowRecord
 
 DEFAULT_TITLE = "Queens"
@@ -63,8 +64,15 @@ def choose_window(
     """The window to play in, or an error that lists what we saw and says what to do."""
     wanted = title or DEFAULT_TITLE
     ranked = rank_windows(records, wanted, any_window)
-    if ranked and ranked[0].viewable and not ranked[0].minimised:
-        return ranked[0]
+    shown = [r for r in ranked if r.viewable and not r.minimised]
+    if title is not None and len(shown) > 1:
+        names = ", ".join(repr(r.title) for r in shown[:6]) + (", ..." if len(shown) > 6 else "")
+        raise CaptureError(
+            f"--window {title!r} matches {len(shown)} windows: {names}; "
+            "give more of the title of the one to play in"
+        )
+    if shown:
+        return shown[0]
     if ranked and ranked[0].other_desktop:
         raise WindowMinimisedError(
             f"the window {ranked[0].title!r} is on another desktop (workspace) than the one shown; "

@@ -301,6 +301,11 @@ def parse_puzzlink(url: str) -> Puzzle:
             f"{shown}: not a whole puzz.link Star Battle URL: expected ...p?starbattle/COLS/ROWS/STARS/"
             "BORDERS, the border data (digits 0-9, letters a-v) after the last /"
         )
+    junk = url.strip()[m.end():]
+    if junk:
+        raise PuzzleFormatError(
+            f"{shown}: {_clip(junk, 30)!r} after the border data; give the URL up to the border data only"
+        )
     if any(len(m.group(i)) > MAX_DIGITS for i in (1, 2, 3)):
         raise PuzzleFormatError(f"{shown}: numbers too long; boards go up to {MAX_SIZE}x{MAX_SIZE}")
     cols, rows, k = int(m.group(1)), int(m.group(2)), int(m.group(3))
@@ -312,7 +317,7 @@ def parse_puzzlink(url: str) -> Puzzle:
     digits = m.group(4).lower()
     vertical_count, horizontal_count = (n - 1) * n, n * (n - 1)
     v_digits, h_digits = -(-vertical_count // 5), -(-horizontal_count // 5)
-    if len(digits) < v_digits + h_digits:
+    if len(digits) != v_digits + h_digits:
         raise PuzzleFormatError(
             f"{shown}: border data has {len(digits)} digits, a {n}x{n} board needs {v_digits + h_digits}"
         )

@@ -151,3 +151,53 @@ def test_spread_takes_puzzles_from_the_whole_file():
     puzzles = [Puzzle.from_rows(["A"], name=str(i)) for i in range(10)]
     assert [p.name for p in solve_times.spread(puzzles, 3)] == ["0", "3", "6"]
     assert len(solve_times.spread(puzzles, 0)) == len(solve_times.spread(puzzles, 20)) == 10
+
+
+def test_a_peer_that_takes_over_ctrl_c_gives_it_back(tmp_path):
+    import signal
+
+    path = tmp_path / "two.txt"
+    path.write_text(FILE)
+
+    def grabs_sigint(puzzle: Puzzle) -> Answer:  # what CP-SAT's C++ solver did after each solve
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        result = search(puzzle, limit=2)
+        return Answer(result.count, result.solution)
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        grabber = Peer("grabber", "takes SIGINT", grabs_sigint)
+        report = solve_times.bench_file(str(path), baseline_budget=None, peers=[grabber])
+        assert signal.getsignal(signal.SIGINT) is before and not report.failed
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_after_a_cp_sat_solve_is_still_a_keyboard_interrupt():
+    import subprocess
+
+    installed(by_name("CP-SAT"))
+    code = ("import os, signal, time; from benchmarks import peers; from solver.puzzle import Puzzle\n"
+            "peers.cp_sat(Puzzle.from_rows(['ABBB', 'ABCC', 'DDCC', 'DDDD']))\n"
+            "try:\n    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
+            "except KeyboardInterrupt:\n    print('interrupted')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "interrupted", (done.returncode, done.stderr)
+
+
+def test_ctrl_c_in_bench_after_the_peers_warmed_up_is_interrupted_and_130(tmp_path):
+    import subprocess
+
+    installed(by_name("CP-SAT"))
+    path = tmp_path / "one.txt"
+    path.write_text(FILE)
+    # The signal comes once CP-SAT has solved (bench warms every peer up first), as a user's Ctrl-C would.
+    code = ("import os, signal, sys, time\n"
+            "import autosolve.commands.bench as bench; from autosolve import cli\n"
+            "def interrupted(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
+            "bench.bench_file = interrupted\n"
+            f"sys.argv = ['queens-autosolve', 'bench', {str(path)!r}, '--no-baseline', '--no-grade']\n"
+            "cli.entry()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr.splitlines()[-1:]) == (130, ["queens-autosolve: interrupted"])

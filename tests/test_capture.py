@@ -13,6 +13,7 @@ import pytest
 from live import xmessage
 
 from capture import (
+    CaptureError,
     Desktop,
     Frame,
     FrameSource,
@@ -99,6 +100,17 @@ def test_page_about_the_tool_ranks_below_the_game_page():
 def test_window_option_matches_any_title_case_insensitively():
     records = [window("Queens - Chromium", 1), window("My Puzzle Tab - Chromium", 0)]
     assert choose_window(records, "my puzzle").title == "My Puzzle Tab - Chromium"
+
+
+def test_a_window_title_given_that_matches_two_windows_is_refused_naming_them():
+    records = [window("Queens - Chromium", 1), window("Inbox - Chromium", 3),
+               window("Notes - Chromium", 2, viewable=False, minimised=True)]
+    with pytest.raises(CaptureError, match=r"^--window 'chromium' matches 2 windows: 'Inbox - Chromium', "
+                       r"'Queens - Chromium'; give more of the title") as refused:
+        choose_window(records, "chromium")
+    assert not isinstance(refused.value, WindowNotFoundError)  # found too many, not none
+    assert choose_window(records, "queens").title == "Queens - Chromium"
+    assert choose_window(records).title == "Queens - Chromium"  # the default title: the top one, as before
 
 
 def test_minimised_window_is_an_error_saying_restore_it():

@@ -111,3 +111,16 @@ def _outlined_cells(pixels: np.ndarray, box: tuple[int, int, int, int], n: int) 
             if part.sum() > 20:
                 cells.add((r, c))
     return cells
+
+
+@pytest.mark.parametrize(("rows", "offered"), [
+    (["ABBB", "ABCC", "DDCC", "DDDD"], "easy"),
+    (["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], "easy,medium"),
+])
+def test_the_page_offers_only_the_difficulties_its_size_can_have(browser, rows, offered):
+    from solver.puzzle import Puzzle
+
+    with shown(browser, Puzzle.from_rows(rows)):
+        choices = browser.evaluate(
+            "[...document.getElementById('difficulty').options].map(option => option.value).join()")
+    assert choices == offered

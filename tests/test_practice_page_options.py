@@ -100,7 +100,8 @@ def test_bad_options_are_refused_in_one_line(option, value, message):
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--zoom", "7"], "zoom 7"), (["--size", "0"], "--size 0"), (["--win-screen", "modal"], "win screen")],
+    [(["--zoom", "7"], "'7' is not a zoom factor from 0.5 to 2"), (["--zoom", "nan"], "--zoom"),
+     (["--size", "0"], "--size 0"), (["--win-screen", "modal"], "win screen")],
 )
 def test_the_command_refuses_bad_options_and_size_zero_with_exit_2(args, message, capsys):
     status = main(["practice", "--no-open", "--seed", "1", *args])

@@ -3,6 +3,8 @@ and the AI."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,3 +149,13 @@ def test_perft_command_prints_the_count_alone_on_its_last_line(capsys):
 
 def test_square_names():
     assert [square_name(s) for s in (0, 5, 7, 40)] == ["a1", "f1", "a2", "f6"]
+
+
+@pytest.mark.parametrize(("setup", "missing"), [
+    ("6/6/6/6/6/6 w", "no white queen (W)"),
+    ("3B2/6/6/6/6/2B3 w", "no white queen (W)"),
+    ("6/6/W5/5W/6/6 b", "no black queen (B)"),
+])
+def test_a_setup_without_a_queen_on_each_side_is_refused(setup, missing):
+    with pytest.raises(PositionError, match=re.escape(missing)):
+        AmazonsGame(setup)

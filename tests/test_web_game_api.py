@@ -435,7 +435,7 @@ def test_the_server_listens_on_loopback_only(server):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--port", "70000"], "--port 70000"),
+        (["--port", "70000"], "argument --port: '70000' is not a whole number from 0 to 65535"),
         (["--size", "13"], "--size 13"),
         (["--p1", "greedy", "--p2", "perfect"], "a person plays"),
         (["--plain", "6"], "random map"),

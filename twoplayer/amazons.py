@@ -311,6 +311,9 @@ class AmazonsGame:
             if file != SIZE:
                 raise PositionError(f"{quoted(text)}: rank {rank + 1} has {file} squares, expected {SIZE}")
         self.turn = 0 if parts[1] == "w" else 1
+        for side, (letter, name) in enumerate((("W", "white"), ("B", "black"))):
+            if not self.queens[side]:
+                raise PositionError(f"{quoted(text)}: no {name} queen ({letter}); each side needs one")
 
     def __str__(self) -> str:
         lines = []

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 
 from autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
+from autosolve.flags import POSITIVE_SECONDS
 from twoplayer import amazons, queens_game
 from twoplayer.arena import play_match
 from twoplayer.game import PositionError
@@ -46,7 +47,8 @@ def _common(p: argparse.ArgumentParser, choices: tuple[str, ...], p1: str, p2: s
     p.add_argument("--p1", choices=choices, default=p1, help=f"first AI (default {p1})")
     p.add_argument("--p2", choices=choices, default=p2, help=f"second AI (default {p2})")
     p.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
-    p.add_argument("--time", type=float, default=0.5, help="seconds per move for searching AIs (default 0.5)")
+    p.add_argument("--time", type=POSITIVE_SECONDS, default=0.5,
+                   help="seconds per move for searching AIs (default 0.5)")
     p.add_argument("--seed", type=int, default=0, help="seed of boards and random players (default 0)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
     add_timeout(p)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import autosolve
 from autosolve.cli import time_limit
+from autosolve.flags import COUNT_OR_ALL, POSITIVE_SECONDS, TIMEOUT
 from benchmarks.peers import available, skipped_text, warm_up
 from benchmarks.solve_report import format_report, report_json
 from benchmarks.solve_times import FileReport, bench_file, default_files
@@ -37,22 +38,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     parser.add_argument("--no-baseline", action="store_true", help="skip the plain backtracking comparison")
     parser.add_argument(
-        "--baseline-budget", type=float, default=3.0, metavar="SECONDS",
+        "--baseline-budget", type=POSITIVE_SECONDS, default=3.0, metavar="SECONDS",
         help="time the baseline may spend per file; it is compared on the puzzles it finished (default 3)",
     )
     parser.add_argument("--no-peers", action="store_true", help="skip the comparison with the peers")
     parser.add_argument(
-        "--peer-sample", type=int, default=20, metavar="N",
+        "--peer-sample", type=COUNT_OR_ALL, default=20, metavar="N",
         help="puzzles per file the peers run on, spread evenly over the file (default 20; 0: all)",
     )
     parser.add_argument(
-        "--peer-budget", type=float, default=3.0, metavar="SECONDS",
+        "--peer-budget", type=TIMEOUT, default=3.0, metavar="SECONDS",
         help="CPU time each peer may spend per file; the ratios are over the puzzles it finished "
         "(default 3; 0: no limit)",
     )
     parser.add_argument("--no-grade", action="store_true", help="skip the grade distribution")
     parser.add_argument(
-        "--grade-budget", type=float, default=10.0, metavar="SECONDS",
+        "--grade-budget", type=TIMEOUT, default=10.0, metavar="SECONDS",
         help="CPU time the grading may spend per file, puzzles in file order (default 10; 0: no limit)",
     )
     parser.add_argument(
@@ -71,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --generate: time making puzzles of this grade (generate --difficulty)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=0.0, metavar="SECONDS",
+        "--timeout", type=TIMEOUT, default=0.0, metavar="SECONDS",
         help="give up after SECONDS in all (default 0: no limit; a benchmark takes as long as it takes)",
     )
     parser.set_defaults(func=run)
@@ -96,12 +97,6 @@ def run_files(args: argparse.Namespace) -> int:
     if not files:
         raise QueensError("no puzzle files: give FILE arguments, or add games/*.txt or ../shared/data")
     budget = None if args.no_baseline else args.baseline_budget
-    if budget is not None and budget <= 0:
-        raise QueensError(f"--baseline-budget {budget:g}: give a positive number of seconds")
-    if args.grade_budget < 0:
-        raise QueensError(f"--grade-budget {args.grade_budget:g}: give a number of seconds (0: no limit)")
-    if args.peer_sample < 0 or args.peer_budget < 0:
-        raise QueensError("--peer-sample and --peer-budget: give 0 (all, no limit) or more")
     peers, skipped = available() if not args.no_peers else ([], [])
     if skipped and args.json:  # the table says it otherwise
         print(skipped_text(skipped), file=sys.stderr, flush=True)

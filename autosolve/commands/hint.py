@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autosolve.flags import DELAY
+
 if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when the command runs
     from autosolve.coach import HintResult
 
@@ -34,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
     parser.add_argument("--apply", action="store_true",
                         help="make the step on the board: click its X marks, or its queen")
-    parser.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds between clicks")
+    parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S", help="seconds between clicks")
     parser.add_argument("--any-window", action="store_true",
                         help="allow clicking a window that is not a web browser (on purpose only)")
     parser.add_argument("--json", action="store_true",

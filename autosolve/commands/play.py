@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from autosolve.cli import time_limit
+from autosolve.flags import PORT, POSITIVE_SECONDS, TIMEOUT, Share
 from solver.formats import read_puzzles, read_text
 from twoplayer import amazons, queens_game
 from twoplayer.corner import corner_session
@@ -65,7 +66,7 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
-    web.add_argument("--port", type=int, default=0,
+    web.add_argument("--port", type=PORT, default=0,
                      help="with --web: port on 127.0.0.1 (default: any free port)")
     web.add_argument("--no-open", dest="open", action="store_false", help="with --web: do not open a browser")
     p.set_defaults(func=run_queens)
@@ -91,7 +92,8 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
     p.add_argument("--board", metavar="FILE",
                    help="board text: S start, K king, X occupied, . empty (- for stdin)")
     p.add_argument("--random", type=int, metavar="N", help="generate an N x N board instead")
-    p.add_argument("--density", type=float, default=0.3, help="share of occupied squares (default 0.3)")
+    p.add_argument("--density", type=Share(0.0, 1.0, "a share"), default=0.3,
+                   help="share of occupied squares (default 0.3)")
     p.add_argument("--seed", type=int, default=None, help="seed of the generated board")
     p.set_defaults(func=run_superqueen)
 
@@ -99,12 +101,13 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
 def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str) -> None:
     p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
     p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
-    p.add_argument("--time", type=float, default=1.0, help="seconds per move for searching AIs (default 1)")
+    p.add_argument("--time", type=POSITIVE_SECONDS, default=1.0,
+                   help="seconds per move for searching AIs (default 1)")
     add_timeout(p)
 
 
 def add_timeout(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"stop when an AI thinks longer than SECONDS about one move, or --analyse "
                    f"about one board (default "
                    f"{DEFAULT_TIMEOUT:g}; 0: no limit). Measured: the perfect Queens Game player "
@@ -164,8 +167,6 @@ def run_queens_web(args: argparse.Namespace) -> int:
     """Serve the game page until Ctrl-C (the HTTP stack loads only here)."""
     from autosolve.web.game import MAX_SIZE, MIN_SIZE, GameServer
 
-    if not 0 <= args.port <= 65535:
-        raise PositionError(f"--port {args.port}: use a port number from 0 to 65535")
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         raise PositionError(f"--size {args.size}: the page plays boards from {MIN_SIZE} to {MAX_SIZE}")
     if args.board or args.plain is not None or args.analyse or args.position:

@@ -11,8 +11,9 @@ import random
 import time
 import webbrowser
 
+from autosolve.flags import PORT, Share
 from autosolve.practice import PageState, PracticeServer
-from autosolve.practice.server import PageOptions
+from autosolve.practice.server import ZOOM_RANGE, PageOptions
 from solver.errors import QueensError
 from solver.formats import read_puzzles
 from solver.generate import generate_puzzle
@@ -36,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--index", type=int, default=1, metavar="I",
                         help="which puzzle of a file with several (1-based, default 1)")
     parser.add_argument("--seed", type=int, help="seed for the generated puzzle (default: random)")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    parser.add_argument("--port", type=PORT, default=0, help="port on 127.0.0.1 (default: any free port)")
     parser.add_argument("--dark", action="store_true", help="start in dark mode")
     page = parser.add_argument_group(
         "page behaviour", "conditions the real Queens page shows, to test the live pipeline against"
@@ -56,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            "as on the real page (default 0: none)")
     page.add_argument("--thin-borders", action="store_true",
                       help="1 px region borders, as the real page shows at 67%% zoom")
-    page.add_argument("--zoom", type=float, default=1.0,
+    page.add_argument("--zoom", type=Share(*ZOOM_RANGE, "a zoom factor"), default=1.0,
                       help="zoom the page as the browser's own zoom does (0.5 to 2, default 1)")
     page.add_argument("--buttons", action="store_true",
                       help="a row of round cell-sized buttons right under the board")
@@ -79,8 +80,6 @@ def choose_puzzle(args: argparse.Namespace) -> Puzzle:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise QueensError(f"--port {args.port}: use a port number from 0 to 65535")
     options = PageOptions(
         win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
         busy_ms=args.busy_ms, thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons,

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autosolve.flags import DELAY, POSITIVE
+
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when the command runs
     from autosolve.pipeline import RunResult
 
@@ -33,10 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
     parser.add_argument("--dry-run", action="store_true",
                         help="do everything but click; print the solution and the plan")
-    parser.add_argument("--delay", type=float, default=0.0, metavar="S",
+    parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S",
                         help="seconds between clicks in the first round (default 0: as fast as the page "
                         "takes them; a round that leaves cells wrong makes the next one slower)")
-    parser.add_argument("--rounds", type=positive_int, default=3, metavar="R",
+    parser.add_argument("--rounds", type=POSITIVE, default=3, metavar="R",
                         help="read-plan-click rounds at most, while the board differs (default 3)")
     parser.add_argument("--scroll", action="store_true",
                         help="scroll the page with the mouse wheel until the whole board is in view")
@@ -51,23 +53,12 @@ def main(args: argparse.Namespace) -> int:
     from autosolve.pipeline import Options, Source, run
 
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
-    options = Options(dry_run=args.dry_run or args.image is not None, delay=max(0.0, args.delay),
+    options = Options(dry_run=args.dry_run or args.image is not None, delay=args.delay,
                       verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
                       scroll=args.scroll)
     result = run(source, options)
     print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
     return 0 if result.ok else 1
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (a zero never silently means a default)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
-    return value
 
 
 def result_json(result: RunResult) -> dict[str, object]:

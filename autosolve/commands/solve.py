@@ -7,7 +7,8 @@ import argparse
 import json
 import time
 
-from autosolve.cli import time_limit
+from autosolve.cli import is_pipe, time_limit
+from autosolve.flags import TIMEOUT
 from solver.coach import CoachError, Grade, grade
 from solver.errors import QueensError
 from solver.formats import read_puzzles
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="grade each puzzle: the hardest tier of deduction its hints need from the "
                         "empty board (singles and neighbours, one unit confined, several units confined "
                         "together, block rules, needs a trial, needs a guess) and the number of steps")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"give up after SECONDS in all (default {DEFAULT_TIMEOUT:g}; 0: no limit). "
                         "Published puzzles take milliseconds; made-up boards can take far longer "
                         "(measured: a 60x60 board with 15 stars unfinished after 15 s)")
@@ -44,11 +45,13 @@ DEFAULT_TIMEOUT = 300.0
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_puzzles(args.sources, args.image)
     limit = 2 if args.count else 1
     unsolved = 0
     timeout = args.timeout or None
     with time_limit(timeout, "solving") as work:
+        # Read under the time limit too: a named pipe nobody writes to blocks in open().
+        with work.step(f"reading {reading(args.sources, args.image)}"):
+            puzzles = load_puzzles(args.sources, args.image)
         for puzzle in puzzles:
             with work.step(f"solving {title(puzzle)}"):
                 start = time.perf_counter()
@@ -105,6 +108,16 @@ def load_puzzles(sources: list[str], image: str | None) -> list[Puzzle]:
     if sources.count("-") > 1:
         raise QueensError("- (standard input) given twice; it can be read only once")
     return [puzzle for source in sources for puzzle in read_puzzles(source)]
+
+
+def reading(sources: list[str], image: str | None) -> str:
+    """What the reading step is about, for the timeout message: a named pipe is said to be one
+    (its open() waits for a writer)."""
+    named = [image] if image else sources
+    pipes = [name for name in named if name != "-" and is_pipe(name)]
+    if pipes:
+        return f"the named pipe {pipes[0]} (nothing writes to it?)"
+    return ", ".join(named[:3]) + (" ..." if len(named) > 3 else "") if named else "the input"
 
 
 def _puzzle_from_image(path: str) -> Puzzle:

@@ -21,7 +21,10 @@ HTTP API (JSON):
   (`solver.coach`), ``{mistakes: [...], step: {rule, tier, cells, marks, queen, text} | null,
   solved}``; the page's Hint button shows it.
 - ``POST /api/new`` ``{difficulty}`` (easy, medium or hard): a new puzzle of the same size and
-  that difficulty (`solver.difficulty`) replaces this one; the page then reloads.
+  that difficulty (`solver.difficulty`) replaces this one; the page then reloads. A difficulty
+  the size cannot have (``GET /api/puzzle`` lists those it can: ``difficulties``) is a 422;
+  the search gives up with a 503 after the server's `work_timeout` seconds, and stops as soon
+  as the page that asked has gone.
 
 Bad requests cannot hurt the server (the loopback stack it shares with the Queens Game page,
 `autosolve.web.http`): each connection has a time limit, at most
@@ -37,12 +40,25 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from http import HTTPStatus
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autosolve.web.http import CONTENT_TYPES, LoopbackServer, Request, Response, Routes, json_response
+from autosolve.web.http import (
+    CONTENT_TYPES,
+    HttpError,
+    LoopbackServer,
+    Request,
+    Response,
+    Routes,
+    json_response,
+)
 from autosolve.web.http import parse_json_object as parse_report
 from solver.errors import QueensError
 from solver.puzzle import Cell, Puzzle, is_solution
+
+if TYPE_CHECKING:  # the generator and the coach load only when a page asks for a new puzzle
+    from solver.difficulty import Difficulty
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGE_TITLE = "Queens | Practice"
@@ -231,9 +247,15 @@ class PracticeServer(LoopbackServer):
     ...     server.wait_for(solved=True, timeout=60)
 
     The keywords from `win_screen` on are the `PageOptions` (QueensError when out of range).
-    `request_timeout` (seconds a connection may take) and `max_connections` (served at once)
-    may be set on an instance before `start` (see `LoopbackServer`).
+    `request_timeout` (seconds a connection may take), `work_timeout` (seconds a new puzzle may
+    take), `max_connections` (served at once) and `new_puzzle_max_size` may be set on an
+    instance before `start` (see `LoopbackServer`).
     """
+
+    # The largest board the page makes a new puzzle for on request. Measured (one seed after
+    # another until the grade matched, on the loaded 2-core machine): 30x30 "easy" took 73 s
+    # and then 34 s; a 20x20 board takes 0.3 s a seed (1.3 s at worst).
+    new_puzzle_max_size: int = 20
 
     def __init__(
         self,
@@ -297,17 +319,45 @@ class PracticeServer(LoopbackServer):
         return json_response(advice.to_json())
 
     def _new_puzzle(self, request: Request) -> Response:
-        from solver.difficulty import Difficulty, generate_graded, random_seed
+        """A new puzzle of the difficulty asked for: refused (422) when this size has none, given
+        up (503) at the server's `work_timeout`, and dropped when the page goes away."""
+        from solver.difficulty import Difficulty, GradingStopped, generate_graded, random_seed
 
+        n, choices = self.puzzle.n, self.difficulties()
+        names = " or ".join(d.value for d in choices)
         value = parse_report(request.body).get("difficulty")
         try:
             difficulty = Difficulty(value)
         except ValueError:
             raise ValueError("difficulty must be easy, medium or hard") from None
-        graded = generate_graded(self.puzzle.n, difficulty, k=self.puzzle.k, seed=random_seed(),
-                                 rule=self.puzzle.rule)
+        if n > self.new_puzzle_max_size:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"new puzzles on request go up to {self.new_puzzle_max_size}x"
+                            f"{self.new_puzzle_max_size} (a {n}x{n} one takes a minute or more): "
+                            f"start `queens-autosolve practice --size {n}` again for another")
+        if difficulty not in choices:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"a {n}x{n} board has no {difficulty.value} puzzles: choose {names}")
+        try:
+            graded = generate_graded(n, difficulty, k=self.puzzle.k, seed=random_seed(),
+                                     rule=self.puzzle.rule, stop=request.cancelled)
+        except GradingStopped:
+            raise HttpError(HTTPStatus.SERVICE_UNAVAILABLE,
+                            f"no {difficulty.value} {n}x{n} puzzle found within {self.work_timeout:g} s: "
+                            "try again, or another difficulty") from None
+        except QueensError:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY,
+                            f"no {difficulty.value} {n}x{n} puzzle among the seeds tried: choose another "
+                            "difficulty") from None
         self.replace_puzzle(graded.puzzle)
         return json_response({"ok": True, "name": graded.puzzle.name, "grade": graded.grade.to_json()})
+
+    def difficulties(self) -> tuple[Difficulty, ...]:
+        """The difficulties the page offers for a new puzzle: those its size can have, none above
+        `new_puzzle_max_size`."""
+        from solver.difficulty import offered  # the generator and the coach: only once a page asks
+
+        return offered(self.puzzle.n, self.puzzle.k) if self.puzzle.n <= self.new_puzzle_max_size else ()
 
     def replace_puzzle(self, puzzle: Puzzle) -> None:
         """Serve `puzzle` from now on, from an empty board (the page reloads to show it)."""
@@ -375,6 +425,7 @@ class PracticeServer(LoopbackServer):
             "initial": list(self.initial),
             "dark": self.dark,
             "options": self.options.to_json(),
+            "difficulties": [d.value for d in self.difficulties()],
         }
 
     def record(self, report: dict[str, object]) -> PageState:

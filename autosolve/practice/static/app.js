@@ -406,14 +406,24 @@ class WinScreen {
   }
 }
 
+/** Leave in the new-puzzle choice only the difficulties this board size can be made in (a 4x4
+ * board is always easy); the whole choice is hidden when there are none. */
+function offerOnly(select, difficulties) {
+  for (const option of [...select.options]) {
+    if (!difficulties.includes(option.value)) option.remove();
+  }
+  if (!select.options.length) select.closest(".new-puzzle").hidden = true;
+}
+
 /** The Hint button and the new-puzzle choice, both answered by the practice server: the coach
  * (POST api/hint) names the player's mistakes or the next step a person can follow, and the
  * cells it concerns stay outlined until the board changes; POST api/new makes a puzzle of the
  * chosen difficulty and the page reloads to show it. */
 class CoachPanel {
-  constructor(game) {
+  constructor(game, difficulties) {
     this.game = game;
     this.textEl = document.getElementById("hint-text");
+    offerOnly(document.getElementById("difficulty"), difficulties);
     document.getElementById("hint").addEventListener("click", () => this.ask());
     document.getElementById("new-puzzle").addEventListener("click", () => this.newPuzzle());
   }
@@ -579,7 +589,7 @@ function main() {
   if ((data.k || 1) > 1) document.getElementById("per-unit").textContent = String(data.k);
   const board = document.getElementById("board");
   const game = new Game(data, board);
-  game.coach = new CoachPanel(game);
+  game.coach = new CoachPanel(game, data.difficulties || ["easy", "medium", "hard"]);
   document.getElementById("tool-reset").addEventListener("click", () => game.clear());
   window.queensGame = game; // for people poking at the page from the devtools console
   setInterval(() => { if (!game.solved) game.tick(); }, 250);
