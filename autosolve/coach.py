@@ -126,7 +126,7 @@ def _live(desktop: Desktop, source: Source, apply: bool, any_window: bool, delay
     solved = solve(reading)
     check_solvable(solved)
     plan = step_plan(reading, step, frame)
-    pace = Pace(gap=max(0.0, delay))
+    pace = Pace.for_desktop(max(0.0, delay), desktop.window_manager())
     clicks = click(desktop, frame, reading, plan, pace=pace, window=window) if len(plan) else 0
     session = Session(desktop, frame, reading, solved, window, Options(), Stopwatch())
     park_beside_board(session)

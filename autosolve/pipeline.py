@@ -339,7 +339,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
     after the first clicks says how many were made."""
     options, watch = session.options, session.watch
     frame, reading = session.frame, session.reading
-    pace = Pace(gap=options.delay)
+    pace = Pace.for_desktop(options.delay, session.desktop.window_manager())
     rounds: list[Round] = []
     first_plan: ClickPlan | None = None
     total, last_click = 0, found_at

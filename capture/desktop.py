@@ -119,6 +119,10 @@ class Desktop:
         """The window as it is now (None when it was closed)."""
         return self.lister.refresh(window.wid)
 
+    def window_manager(self) -> str | None:
+        """The window manager's name ('' unnamed), None when no window manager runs."""
+        return self.lister.window_manager()
+
     def placement(self, window: WindowRecord) -> Placement | None:
         """Where the window is now and whether it is shown (None when it was closed): a quicker
         question than `refresh`."""

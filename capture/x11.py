@@ -218,3 +218,14 @@ class WindowLister:
             return None
         hidden = net_state is not None and self.atom("_NET_WM_STATE_HIDDEN") in net_state.value
         return Placement(rect, mapped and not hidden)
+
+    def window_manager(self) -> str | None:
+        """The name of the window manager managing this screen ('' when it gives none), None when
+        there is none: it says so by _NET_SUPPORTING_WM_CHECK on the root window (EWMH)."""
+        check = self.root.get_full_property(self.atom("_NET_SUPPORTING_WM_CHECK"), Xatom.WINDOW)
+        if check is None or not len(check.value):
+            return None
+        try:
+            return self.title(self.display.create_resource_object("window", int(check.value[0])))
+        except error.XError:
+            return ""

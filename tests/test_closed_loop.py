@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from actuator.clicker import MAX_GAP, Pace
+from actuator.clicker import MAX_GAP, WM_PAIR_GAP, Pace
 from autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
 from autosolve.onscreen import cut_advice, edges_touched, not_visible_message
 from autosolve.pipeline import park_point
@@ -32,6 +32,17 @@ def test_pace_starts_slowing_from_zero_and_doubles_up_to_a_cap():
     for _ in range(20):
         pace = pace.slower()
     assert pace.gap == MAX_GAP
+
+
+def test_under_a_window_manager_a_cells_two_clicks_are_spaced_from_the_first_round_on():
+    bare, managed = Pace.for_desktop(0.0, None), Pace.for_desktop(0.0, "Openbox")
+    assert bare == Pace() and bare.describe() == "as fast as possible"
+    assert managed.pair_gap == WM_PAIR_GAP and managed.gap == 0.0
+    said = "as fast as possible, 20 ms between a cell's two clicks (a window manager runs)"
+    assert managed.describe() == said
+    assert managed.slower().pair_gap == WM_PAIR_GAP  # kept while the gaps grow
+    # --delay longer than that covers it
+    assert "between a cell's two clicks" not in Pace.for_desktop(0.05, "Openbox").describe()
 
 
 def test_pointer_parks_beside_the_board_inside_the_window():

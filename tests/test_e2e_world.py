@@ -275,3 +275,10 @@ def test_display_of_screen_0_says_the_browser_is_on_the_other_screen(
     assert done.returncode == 2, done.stdout + done.stderr
     message = done.stderr.strip().splitlines()[-1]
     assert "error:" in message and two_screens.screen(1) in message, message
+
+
+def test_the_window_manager_is_named_where_one_runs_and_none_where_none_does(openbox_xvfb, xvfb):
+    """The pace of the first round depends on it (a cell's two clicks spaced under one)."""
+    with Desktop(openbox_xvfb.display) as managed, Desktop(xvfb.display) as bare:
+        assert managed.window_manager() == "Openbox"
+        assert bare.window_manager() is None
