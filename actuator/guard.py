@@ -1,9 +1,9 @@
 """The checks between clicks: the board must still be where, and what, it was when its clicks
 were planned.
 
-Before every cell (and before every click when clicks are spaced out) `BoardGuard.check` asks the
-X server where the window is, grabs the board's pixels and compares a few points of every cell
-with the frame the clicks were planned from (about 1 ms in all):
+Before every cell (and before every click when clicks are spaced out) `BoardGuard.check` grabs the
+board's pixels and compares a few points of every cell with the frame the clicks were planned
+from (under 1 ms; the X server is asked what happened only once something has):
 
 - the window moved, was resized, minimised or closed: `BoardChanged`, with what changed;
 - another window came over the board (seen in the pixels, then named by the X server):
@@ -111,8 +111,15 @@ class BoardGuard:
     def check(self, done: int, planned: int, pointer_on: Cell | None, next_cell: Cell | None) -> None:
         """Raise unless the board is as planned: `done` of `planned` clicks made, the pointer on
         cell `pointer_on` (None: beside the board), `next_cell` the cell about to be clicked
-        (None: the next click is on `pointer_on` again)."""
-        self.check_window(done, planned)
+        (None: the next click is on `pointer_on` again).
+
+        Before the first click the window is asked after in full (`check_window_before`). After
+        it, the board's pixels are the test: a window moved, resized, minimised or closed, or
+        one come over the board, changes what shows where the board was (a shift of 3 px puts
+        the cell lines on the rim points), and only then is the X server asked what happened,
+        to say so. A shift too small for that still lands every click in its cell."""
+        if done == 0:
+            self.check_window_before()
         if pointer_on is not None:
             self.hovered.add(pointer_on)
         now = self.desktop.grab(self.board, source=self.frame.source, window=self.frame.window)
@@ -120,35 +127,40 @@ class BoardGuard:
         changed = self._changed_rims(_colours_at(now.raw, xs, ys), pointer_on)
         if changed:
             raise BoardChanged(f"stopped after {done} of {planned} clicks: {self._what_changed(changed)}; "
-                               "nothing more was clicked; run again once the page is still")
-        if next_cell is not None:
-            self._check_cell(now, next_cell, done, planned)
+                               "nothing more was clicked; run again once the window and the page are still")
+        if next_cell is not None and self._cell_changed(now, next_cell):
+            change = self._window_changed()
+            if change:
+                raise BoardChanged(f"stopped after {done} of {planned} clicks: {change}; nothing more "
+                                   "was clicked; run again once the window and the page are still")
+            raise CellChanged(
+                f"stopped after {done} of {planned} clicks: {cell_name(next_cell)}, the next cell to "
+                "click, no longer shows what was read (the page changed its mark); nothing more was "
+                "clicked on it", clicks=done)
+
+    def check_window_before(self) -> None:
+        """Before the first click: the window unmoved, unresized, shown and with its title, and
+        nothing over the board."""
+        if self.window is not None:
+            check_window_unchanged(self.window, self.desktop.refresh(self.window))
+            check_not_covered(self.board, self.desktop.windows_above(self.window))
+
+    def _window_changed(self) -> str:
+        """What happened to the window, or what came over the board, in words ('' nothing)."""
+        if self.window is None:
+            return ""
+        return (window_change(self.window, self.desktop.placement(self.window))
+                or _cover(self.board, self.desktop.windows_above(self.window)))
 
     def _what_changed(self, cells: list[Cell]) -> str:
-        """Why `cells` look different: a window over the board, named, or the page itself."""
-        cover = _cover(self.board, self.desktop.windows_above(self.window)) if self.window else ""
-        if cover:
-            return cover
+        """Why `cells` look different: the window, a window over the board, or the page itself."""
+        change = self._window_changed()
+        if change:
+            return change
         names = ", ".join(cell_name(cell) for cell in cells[:NAMED])
         more = f" and {len(cells) - NAMED} more" if len(cells) > NAMED else ""
         return (f"the page changed under the board ({names}{more} no longer show what was read: "
                 "a new puzzle, a reload, a dialog or a scroll)")
-
-    def check_window(self, done: int, planned: int) -> None:
-        """The window unmoved, unresized and shown; before the first click also with its title
-        and nothing over the board. After it, a window over the board, or a new page in this
-        one, shows in the board's pixels (which `check` compares next); the X server is asked
-        only where the window is (four round trips, not some twenty for every window)."""
-        if self.window is None:
-            return
-        if done == 0:  # nothing clicked yet: the checks made before any click, in their words
-            check_window_unchanged(self.window, self.desktop.refresh(self.window))
-            check_not_covered(self.board, self.desktop.windows_above(self.window))
-            return
-        change = window_change(self.window, self.desktop.placement(self.window))
-        if change:
-            raise BoardChanged(f"stopped after {done} of {planned} clicks: {change}; nothing more was "
-                               "clicked; run again once the window is still")
 
     def _in(self, now: Frame, points: CellPoints) -> tuple[np.ndarray, np.ndarray]:
         """`points` (planning frame pixels) in the pixels of `now`, a grab of the same screen."""
@@ -178,19 +190,12 @@ class BoardGuard:
                   if _shaded(colours[cell][changed[cell]], self.rims.colours[cell][changed[cell]])]
         return found if len(found) > len(shaded) or len(shaded) > HOVER_LAG else []
 
-    def _check_cell(self, now: Frame, cell: Cell, done: int, planned: int) -> None:
+    def _cell_changed(self, now: Frame, cell: Cell) -> bool:
+        """Whether the middle of `cell` shows anything else than when read (another mark)."""
         r, c = cell
         xs, ys = self._in(now, self.cores)
         colours = _colours_at(now.raw, xs[r, c][None, None], ys[r, c][None, None])
-        if (_differs(colours[0, 0], self.cores.colours[r, c]) > SAME_PIXEL).any():
-            cover = _cover(self.board, self.desktop.windows_above(self.window)) if self.window else ""
-            if cover:
-                raise BoardChanged(f"stopped after {done} of {planned} clicks: {cover}; nothing more "
-                                   "was clicked; run again once the page is still")
-            raise CellChanged(
-                f"stopped after {done} of {planned} clicks: {cell_name(cell)}, the next cell to click, "
-                "no longer shows what was read (the page changed its mark); nothing more was clicked "
-                "on it", clicks=done)
+        return bool((_differs(colours[0, 0], self.cores.colours[r, c]) > SAME_PIXEL).any())
 
 
 def window_change(before: WindowRecord, now: Placement | None) -> str:
