@@ -36,10 +36,11 @@ def check_certain(reading: Certainty) -> None:
     )
 
 
-def check_unique(count: int, counted_to: int = 2) -> None:
+def check_unique(count: int, counted_to: int = 2, *, offer_any: bool = False) -> None:
     """Refuse to click unless the board read has exactly one solution; `count` is the number of
     solutions found when counting stopped at `counted_to`. A certain reading of a board with
-    several is the page's own puzzle having several, so the message says how many."""
+    several is the page's own puzzle having several, so the message says how many (and, with
+    `offer_any`, that `run --any-solution` clicks one)."""
     if count == 1:
         return
     if count == 0:
@@ -51,7 +52,8 @@ def check_unique(count: int, counted_to: int = 2) -> None:
     raise UnsafeToClick(
         f"the puzzle on the page has more than one solution: it has {many} solutions (a proper "
         "Queens puzzle has exactly one), so there is no one answer to click; nothing was clicked; "
-        "run with --dry-run to see one"
+        "run with --dry-run to see one" + (", or with --any-solution to click one (a page that takes any)"
+                                             if offer_any else "")
     )
 
 

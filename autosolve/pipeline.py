@@ -76,11 +76,11 @@ def solve(reading: BoardReading) -> Solved:
     return Solved(puzzle, result.solution, result.count, result.nodes)
 
 
-def check_solvable(solved: Solved) -> None:
+def check_solvable(solved: Solved, *, offer_any: bool = False) -> None:
     """Refuse a board without exactly one solution; with several, counted on to COUNT_LIMIT so
-    the refusal can say how many."""
+    the refusal can say how many (and, with `offer_any`, that --any-solution clicks one)."""
     count = search(solved.puzzle, limit=COUNT_LIMIT).count if solved.count > 1 else solved.count
-    check_unique(count, COUNT_LIMIT)
+    check_unique(count, COUNT_LIMIT, offer_any=offer_any)
 
 
 def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
@@ -269,7 +269,10 @@ def _run_live(
     if options.dry_run:
         return _dry_result(frame, reading, solved, watch)
     check_certain(reading)
-    check_solvable(solved)
+    if options.any_solution:
+        check_unique(min(solved.count, 1))  # one valid placement will do; none still refused
+    else:
+        check_solvable(solved, offer_any=True)
     session = Session(desktop, frame, reading, solved, target, options, watch)
     return _click_in_rounds(session, found_at)
 

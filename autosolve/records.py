@@ -49,7 +49,9 @@ class Options:
     `delay`: seconds between clicks in the first round (later rounds slow down by themselves);
     `rounds`: how many read-plan-click rounds at most; `verify_timeout`: how long the page gets
     to repaint after a round; `any_window`: click a window that is not a web browser;
-    `scroll`: scroll the page with the mouse wheel until the whole board is in view.
+    `scroll`: scroll the page with the mouse wheel until the whole board is in view;
+    `any_solution`: click one valid placement of a puzzle that has several (for pages that take
+    any), instead of refusing.
     """
 
     dry_run: bool = False
@@ -59,6 +61,7 @@ class Options:
     rounds: int = 3
     any_window: bool = False
     scroll: bool = False
+    any_solution: bool = False
 
     def __post_init__(self) -> None:
         if self.rounds < 1:

@@ -152,3 +152,21 @@ def test_the_pointer_left_on_the_board_with_its_tooltip_up_is_moved_off_and_the_
     puzzle = generate_puzzle(9, rng=random.Random(3009))
     done = run_with_the_pointer_on_the_board(browser, xvfb.display, puzzle)
     assert_solved_and_pointer_back(done, rounds=1)
+
+
+def test_a_puzzle_with_several_solutions_is_refused_unless_any_solution_is_asked_for(browser, xvfb):
+    """Issue 30: some pages take any valid placement. Without --any-solution the tool refuses
+    (how many, and what to do); with it, it clicks one valid placement and the page takes it."""
+    rows = Puzzle.from_rows(["AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF"], name="rows")
+    assert search(rows, limit=3).count > 2
+    with practice_page(browser, rows, win_screen="none") as server:
+        refused = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
+                                 capture_output=True, text=True, timeout=60)
+        assert server.state().moves == 0
+        done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--any-solution", "--display",
+                               xvfb.display], capture_output=True, text=True, timeout=60)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    assert refused.returncode == 2 and "it has 90 solutions" in refused.stderr, refused.stderr
+    assert "--any-solution" in refused.stderr and "nothing was clicked" in refused.stderr
+    assert done.returncode == 0 and state.solved and state.page_solved, done.stdout + done.stderr
+    assert "clicked only with --any-solution" in done.stdout

@@ -44,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="scroll the page with the mouse wheel until the whole board is in view")
     parser.add_argument("--any-window", action="store_true",
                         help="allow clicking a window that is not a web browser (on purpose only)")
+    parser.add_argument("--any-solution", action="store_true",
+                        help="a puzzle with several solutions: click one of them (for pages that take any "
+                        "valid placement) instead of refusing")
     parser.add_argument("--no-verify", action="store_true", help="do not read the board again after clicking")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.set_defaults(func=main)
@@ -55,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
     options = Options(dry_run=args.dry_run or args.image is not None, delay=args.delay,
                       verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
-                      scroll=args.scroll)
+                      scroll=args.scroll, any_solution=args.any_solution)
     result = run(source, options)
     print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
     return 0 if result.ok else 1
@@ -105,7 +108,7 @@ def report_lines(result: RunResult) -> list[str]:
     if solved.solution is None:
         lines.append("the board as read has no solution")
     else:
-        uniqueness = "unique" if solved.unique else "NOT unique: clicking would be refused"
+        uniqueness = "unique" if solved.unique else "NOT unique: clicked only with --any-solution"
         lines.append(f"solution ({uniqueness}):")
         lines += ["  " + row for row in solved.solution.grid(reading.n)]
     if result.dry_run and result.plan is not None:
