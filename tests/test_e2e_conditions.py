@@ -170,3 +170,16 @@ def test_a_puzzle_with_several_solutions_is_refused_unless_any_solution_is_asked
     assert "--any-solution" in refused.stderr and "nothing was clicked" in refused.stderr
     assert done.returncode == 0 and state.solved and state.page_solved, done.stdout + done.stderr
     assert "clicked only with --any-solution" in done.stdout
+
+
+def test_a_region_painted_in_two_pieces_is_one_region_and_the_board_is_solved(browser, xvfb):
+    """Issue 30: a community puzzle whose region C is two areas of one colour (it was refused as
+    "found 9 regions on the 8x8 board ... set the page zoom to 100%")."""
+    puzzle = Puzzle.from_rows(["AAAABBCD", "AAAAAACD", "AAAAACDD", "AAEFFCDG", "AAEFFCCG", "AAEEEECG",
+                               "AHHHHCCC", "AHHHHHCC"], name="pieces")
+    with practice_page(browser, puzzle, win_screen="none") as server:
+        done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
+                              capture_output=True, text=True, timeout=60)
+        state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_page_solved(state, puzzle)

@@ -1,6 +1,7 @@
 """Deciding the regions from two witnesses: the thick borders drawn between regions, and the cell
 colours. Neighbouring cells share a region when no thick border separates them and their colours
-are not clearly different; the result must be exactly N connected regions.
+are not clearly different; the result must be exactly N regions: N connected areas, or more
+areas in exactly N colours (a page that paints one region in pieces).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from vision.stats import median
 # Colour distances (CIE Lab, delta E 1976). A hovered cell is about 8 from its region; the nearest
 # two region colours seen on real screens are about 14 apart.
 SAME_COLOUR = 11.0
+# Areas of a board this close in colour are one region painted in pieces: the same colour on
+# screen measures within 1-2; the nearest two region colours seen are about 14 apart.
+ONE_COLOUR = 5.0
 CLEARLY_DIFFERENT = 25.0
 # Thick borders must hold this many times the ink of thin lines for the border witness to count.
 BORDER_CONTRAST = 1.5
@@ -146,6 +150,16 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         alone = label_components(n, *by_colour)
         if alone.max() + 1 == n:
             labels, count, borders_usable = alone, n, False
+    if count > n:
+        # some pages paint one region as several areas of one colour: a region is its colour
+        grouped = group_by_colour(samples.lab, labels, count)
+        hues = int(grouped.max()) + 1
+        if hues != n:
+            raise RegionsUnreadable(
+                f"found {count} areas in {hues} colours on the {n}x{n} board, expected {n} "
+                "regions: regions not readable"
+            )
+        labels, count = grouped, n
     if count != n:
         raise RegionsUnreadable(
             f"found {count} regions on the {n}x{n} board, expected {n}: regions not readable"
@@ -161,6 +175,23 @@ def read_regions(samples: BoardSamples, n: int) -> RegionReading:
         tuple(margins),
         off_colour,
     )
+
+
+def group_by_colour(lab: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
+    """The areas `labels` numbers (0..count-1) grouped by colour: areas whose colours lie within
+    ONE_COLOUR of a group's first area join it; groups numbered in reading order."""
+    medians = region_medians(lab, labels, count)
+    group_of: list[int] = []
+    firsts: list[int] = []  # each group's first area
+    for area in range(count):  # areas are numbered in reading order already
+        near = [g for g, first in enumerate(firsts)
+                if np.linalg.norm(medians[area] - medians[first]) < ONE_COLOUR]
+        if near:
+            group_of.append(near[0])
+        else:
+            group_of.append(len(firsts))
+            firsts.append(area)
+    return np.array(group_of)[labels]
 
 
 def _same_colour(samples: BoardSamples, dr: int, dc: int, gap: np.ndarray) -> np.ndarray:
