@@ -32,9 +32,10 @@ def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
 
 def read(frame: Frame) -> BoardReading:
     """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
-    what was grabbed is a BoardNotVisibleError naming the cause and what to do."""
+    what was grabbed is a BoardNotVisibleError naming the cause and what to do; only a picture
+    file may show a board cropped tightly inside its frame (the user can scroll a live one)."""
     try:
-        reading = read_board(frame.rgb)
+        reading = read_board(frame.rgb, still=not frame.on_screen)
     except BoardNotFound as exc:
         if not frame.on_screen:
             raise

@@ -219,9 +219,18 @@ def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
     on all four (a tight crop), equally thick on all four. A frame at the edge on some sides
     with page beyond on others is how a board that runs past the image by whole cells looks when
     the cut falls along a region border: refused."""
+    return judge_sides(frame_sides(mask, lattice))
+
+
+def frame_sides(mask: np.ndarray, lattice: Lattice) -> list[Side]:
+    """What lies beyond each of the four sides; BoardNotFound when a side has no frame line."""
     pitch = lattice.pitch
     cell = float(array_median(lattice.right - lattice.left))
-    sides = [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
+    return [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
+
+
+def judge_sides(sides: list[Side]) -> list[Side]:
+    """`sides` when they make a whole board (see check_frame), else BoardCutOff."""
     cut = [side for side in sides if side.kind is Beyond.CUT]
     if cut:
         raise cut_off(cut)
@@ -236,8 +245,9 @@ def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
     return sides
 
 
-def cut_off(sides: list[Side]) -> BoardCutOff:
-    """The refusal for a board cut (or possibly cut) by the image edge at `sides`."""
+def cut_off(sides: list[Side], why: str = "") -> BoardCutOff:
+    """The refusal for a board cut (or possibly cut) by the image edge at `sides`; `why` adds
+    what else was seen."""
     names = [side.name for side in sides]
     where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     known = [side.missing_px for side in sides if side.missing_px]
@@ -252,7 +262,8 @@ def cut_off(sides: list[Side]) -> BoardCutOff:
     fix = "zoom out" if opposite else " or ".join(SCROLL[name] for name in names)
     return BoardCutOff(
         f"the board is cut off: it {verb} the {where} {edges} of the image{how_much}; "
-        f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
+        + (f"{why}; " if why else "")
+        + f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
         edges=tuple(names),
         missing_px={side.name: side.missing_px for side in sides},
     )

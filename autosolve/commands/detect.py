@@ -17,6 +17,7 @@ from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
 from vision import BoardNotFound, BoardReading, read_board
+from vision.reading import TIGHT_LINE
 
 DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_BLOBS_GROUPED = 3000  # group_boards compares every pair of blobs: beyond this, draw them ungrouped
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     debug = check_output_file(Path(args.debug), "--debug", DEBUG_SUFFIXES) if args.debug else None
     image = load_image(args.image).rgb
     try:
-        reading = read_board(image)
+        reading = read_board(image, still=True)
     except BoardNotFound as exc:
         if debug is not None:
             write_picture(draw_failure(image, str(exc)), debug)
@@ -68,6 +69,7 @@ def reading_json(reading: BoardReading) -> dict[str, object]:
         "reasons": list(reading.reasons),
         "solved_look": reading.solved_look,
         "queens": [list(cell) for cell in reading.queens()],
+        "frame": reading.frame_note,
     }
 
 
@@ -75,6 +77,8 @@ def describe(reading: BoardReading, name: str) -> str:
     """The puzzle in the text format, a blank line, the states grid and the confidence."""
     text = format_puzzle(reading.puzzle(name=name))
     lines = [text.rstrip("\n"), "", *reading.state_rows(), ""]
+    if reading.tight_crop:
+        lines.append(TIGHT_LINE)
     verdict = f"confidence {reading.confidence:.2f}"
     if reading.solved_look:
         verdict += ", page shows the board solved"
