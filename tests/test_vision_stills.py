@@ -1,0 +1,110 @@
+"""Honest answers on every still (an image file): a reading below the click threshold is said to
+be uncertain, and why, by every command that reads a screenshot (`detect`, `solve --image`,
+`hint --image`, `run --image`), and `run --image` plans no clicks from it; `solve --json` never
+reports one solution for a puzzle it did not count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from render import cell_centres, draw_pointer, render_board
+
+from autosolve.cli import main
+from solver.generate import generate_puzzle
+from vision import read_board
+
+N, CELL = 9, 48
+
+
+def _level() -> np.ndarray:
+    return render_board(generate_puzzle(N, rng=5).regions, ["." * N] * N, cell=CELL)
+
+
+def _with_pointer(image: np.ndarray) -> np.ndarray:
+    out = image.copy()
+    x, y = cell_centres(N, CELL)[4][4]
+    draw_pointer(out, (int(x), int(y)), 2.0, True)
+    return out
+
+
+def _with_blob(image: np.ndarray) -> np.ndarray:
+    out = image.copy()
+    x, y = cell_centres(N, CELL)[5][5]
+    cv2.circle(out, (int(x), int(y)), CELL * 2 // 5, (30, 30, 30), -1)
+    return out
+
+
+def _rotated(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 1.0, 1.0)
+    return cv2.warpAffine(image, turn, (w, h), borderValue=tuple(int(v) for v in image[0, 0]))
+
+
+UNSURE = {"pointer": _with_pointer, "blob": _with_blob, "rotated-1-degree": _rotated}
+
+
+@pytest.fixture(scope="module", params=sorted(UNSURE))
+def unsure_still(request, tmp_path_factory) -> Path:
+    image = UNSURE[request.param](_level())
+    assert not read_board(image, still=True).is_certain  # the premise: a reading below the threshold
+    path = tmp_path_factory.mktemp("stills") / f"{request.param}.png"
+    cv2.imwrite(str(path), image[:, :, ::-1])
+    return path
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    """Exit status, and what was printed (an error line on stderr after the output)."""
+    status = main(list(argv))
+    printed = capsys.readouterr()
+    return status, printed.out + printed.err
+
+
+def test_solve_image_says_an_uncertain_reading_is_uncertain_and_why(capsys, unsure_still):
+    status, out = _run(capsys, "solve", "--image", str(unsure_still))
+    lines = out.splitlines()
+    assert lines[0].startswith(f"read a {N}x{N} board from ") and "(confidence 0." in lines[0]
+    assert lines[1].startswith("warning: the reading is uncertain (") and "check it with" in lines[1]
+    _, out = _run(capsys, "solve", "--image", str(unsure_still), "--json")
+    record = json.loads(out)
+    assert record["certain"] is False and record["reasons"] and record["confidence"] < 0.9
+
+
+def test_run_image_plans_no_clicks_from_an_uncertain_reading(capsys, unsure_still):
+    status, out = _run(capsys, "run", "--image", str(unsure_still))
+    assert status == 1
+    assert any(line.startswith("warning: the reading is uncertain (") and "no clicks planned" in line
+               for line in out.splitlines())
+    assert "plan:" not in out
+    _, out = _run(capsys, "run", "--image", str(unsure_still), "--json")
+    data = json.loads(out)
+    assert data["plan"] is None and data["certain"] is False and data["ok"] is False
+
+
+def test_hint_and_detect_say_so_too(capsys, unsure_still):
+    status, said = _run(capsys, "hint", "--image", str(unsure_still))
+    if status == 2:  # no advice: the puzzle as (mis)read has no single solution, and it says why
+        assert "as the board was read; warning: the reading is uncertain (" in said
+    else:
+        assert "warning: the reading is uncertain (" in said
+    _, out = _run(capsys, "detect", str(unsure_still))
+    assert "unsure: " in out
+
+
+def test_a_certain_still_is_planned_and_says_its_confidence(capsys, tmp_path):
+    path = tmp_path / "clean.png"
+    cv2.imwrite(str(path), _level()[:, :, ::-1])
+    status, out = _run(capsys, "run", "--image", str(path))
+    assert status == 0 and "(confidence 1.00)" in out and "plan: " in out and "warning" not in out
+    status, out = _run(capsys, "solve", "--image", str(path))
+    assert status == 0 and out.startswith(f"read a {N}x{N} board from {path} (confidence 1.00)")
+
+
+def test_solve_json_counts_to_two_without_count(capsys, tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("AABB\nAABB\nCCDD\nCCDD\n\nABBB\nABCC\nDDCC\nDDDD\n")
+    _, out = _run(capsys, "solve", str(path), "--json")
+    assert [json.loads(line)["solutions"] for line in out.splitlines()] == [2, 1]
