@@ -108,3 +108,24 @@ def test_solve_json_counts_to_two_without_count(capsys, tmp_path):
     path.write_text("AABB\nAABB\nCCDD\nCCDD\n\nABBB\nABCC\nDDCC\nDDDD\n")
     _, out = _run(capsys, "solve", str(path), "--json")
     assert [json.loads(line)["solutions"] for line in out.splitlines()] == [2, 1]
+
+
+@pytest.mark.shared
+def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
+    """Margins of 5, 7, 8 and 9 px read; 6 px once said "touches the left and bottom edges": the
+    crop ended in the anti-aliased pixel after the frame on one side, and right at the frame's end
+    on another (a frame as thick as the others and thicker than any region border: not a border
+    the edge runs along)."""
+    from conftest import shared_path
+
+    from capture import load_image
+    from vision import read_image
+
+    path = shared_path("screens", "an21p__data_0_input.png")
+    whole = read_image(path)
+    image = load_image(path).rgb
+    x, y, w, h = whole.box.as_tuple()
+    for margin in range(2, 13):
+        reading = read_board(image[y - margin : y + h + margin, x - margin : x + w + margin], still=True)
+        assert reading.n == 8 and reading.regions == whole.regions, margin
+        assert reading.is_certain and not reading.tight_crop, (margin, reading.reasons)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.frame import cut_off, cut_sides, frame_sides, judge_sides, short_sides
+from vision.frame import cut_off, cut_sides, frame_sides, judge_sides, short_sides, thickest_line
 from vision.lattice import MAX_N, MIN_N, Blobs, Lattice
 from vision.merged import MIN_UNIT_SHARE, Areas, Unit, areas_among, split_merged, unit_share, units_of_strips
 from vision.outlines import Outlines, outlines_of
@@ -454,7 +454,7 @@ def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False, stil
     cells = light_mask(shades, stripes, DARK_CELLS) if dark_cells else mask
     factor = -(-max(h, w) // SEARCH_SIDE)
     if factor == 1:
-        return framed(mask, fit_board(cells), still)
+        return framed(mask, fit_board(cells), still, shades.gray)
     scale = 1 / factor
     small = shrink_mask(cells, factor)
     rough = fit_board(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
@@ -470,15 +470,15 @@ def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False, stil
         raise BoardNotFound(
             f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"
         )
-    return framed(mask, lattice.shifted(x0, y0), still)
+    return framed(mask, lattice.shifted(x0, y0), still, shades.gray)
 
 
-def framed(mask: np.ndarray, lattice: Lattice, still: bool) -> Lattice:
+def framed(mask: np.ndarray, lattice: Lattice, still: bool, gray: np.ndarray) -> Lattice:
     """`lattice` once its frame shows it whole (or, in a still, a tight crop of it), else
     BoardCutOff or BoardNotFound."""
-    sides = frame_sides(mask, lattice)
+    sides = frame_sides(mask, lattice, gray)
     tight = tight_crop_lattice(mask, lattice, sides) if still else None
     if tight is not None:
         return tight
-    judge_sides(sides)
+    judge_sides(sides, thickest_line(lattice))
     return lattice
