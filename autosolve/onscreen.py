@@ -13,6 +13,7 @@ from actuator.errors import ClickAborted, UnsafeToClick
 from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, BoardReading, RegionsUnreadable, TwoBoards, read_board
 from vision.frame import SCROLL
+from vision.read import read_picture
 
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
@@ -35,7 +36,7 @@ def read(frame: Frame) -> BoardReading:
     what was grabbed is a BoardNotVisibleError naming the cause and what to do; only a picture
     file may show a board cropped tightly inside its frame (the user can scroll a live one)."""
     try:
-        reading = read_board(frame.rgb, still=not frame.on_screen)
+        reading = read_board(frame.rgb) if frame.on_screen else read_picture(frame)
     except BoardNotFound as exc:
         if not frame.on_screen:
             raise

@@ -6,6 +6,7 @@ reports one solution for a puzzle it did not count."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import cv2
@@ -129,3 +130,45 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
         reading = read_board(image[y - margin : y + h + margin, x - margin : x + w + margin], still=True)
         assert reading.n == 8 and reading.regions == whole.regions, margin
         assert reading.is_certain and not reading.tight_crop, (margin, reading.reasons)
+
+
+# --- refusals name the real cause; enlarged pictures read -----------------------------------------
+
+
+@pytest.mark.parametrize("quality", (10, 3))
+def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_path, capsys):
+    """It said "cut off past the right and top edges (at least 74 px)"."""
+    from PIL import Image
+
+    path = tmp_path / f"q{quality}.jpg"
+    Image.fromarray(_level()).save(path, "JPEG", quality=quality)
+    status, said = _run(capsys, "detect", str(path))
+    assert status == 2 and said.count("\n") == 1
+    assert f"the picture is a JPEG saved at quality {quality}, whose 8-pixel blocks blur" in said
+    assert "cut off" not in said
+
+
+@pytest.mark.parametrize("factor", (8, 15))
+def test_a_board_enlarged_by_repeating_pixels_reads_as_drawn(factor):
+    """8x once said "cut off ... bottom (642 px)", 15x "two boards found"."""
+    image = render_board(generate_puzzle(7, rng=2).regions, ["." * 7] * 7, cell=24)
+    small = read_board(image, still=True)
+    # cropped before and after enlarging: the first blocks are cut short
+    big = np.repeat(np.repeat(image[3:, 5:], factor, axis=0), factor, axis=1)[4:, 1:]
+    reading = read_board(big, still=True)
+    assert reading.n == 7 and reading.regions == small.regions and reading.is_certain
+    (x0, y0), (x1, y1) = reading.centres[0][0], small.centres[0][0]
+    assert abs(x0 - ((x1 - 5) * factor - 1)) <= factor and abs(y0 - ((y1 - 3) * factor - 4)) <= factor
+
+
+def test_a_huge_picture_opens_without_stray_warnings(tmp_path, capsys):
+    """Past Pillow's warning size (89 Mpx) a picture is read all the same: nothing leaks onto stderr."""
+    from PIL import Image
+
+    path = tmp_path / "huge.png"
+    Image.new("RGB", (9500, 9500), (255, 255, 255)).save(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the test
+        status, said = _run(capsys, "detect", str(path))
+    assert status == 2 and said.strip().endswith("the image is blank")
+    assert said.count("\n") == 1

@@ -42,7 +42,9 @@ import numpy as np
 
 from capture.geometry import Rect
 from capture.image_file import load_image
+from capture.models import Frame
 from solver.puzzle import Puzzle
+from vision.enlarged import enlargement
 from vision.lattice import Lattice
 from vision.locate import locate, stripes_on_lines
 from vision.reading import (
@@ -114,6 +116,14 @@ def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:
         raise BoardNotFound(f"no board found: the image is only {rgb.shape[1]}x{rgb.shape[0]} pixels")
+    blocks = enlargement(rgb)
+    if blocks is not None:  # enlarged by repeating pixels: read at the size it was drawn
+        return blocks.scaled_back(_read(blocks.reduced(rgb), still))
+    return _read(rgb, still)
+
+
+def _read(rgb: np.ndarray, still: bool) -> BoardReading:
+    """`read_board` on an RGB image at the size it was drawn."""
     shades = shades_of(rgb)
     if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
@@ -248,7 +258,26 @@ def weigh(margins: list[Margin]) -> tuple[float, tuple[str, ...]]:
     return confidence, tuple(reasons)
 
 
+# JPEG quality at or below which a picture's 8-pixel blocks blur a board's lines past reading
+HEAVY_JPEG = 25
+
+
+def read_picture(frame: Frame) -> BoardReading:
+    """The board in a picture file's frame, read as a still; when none is read in a JPEG saved at
+    a quality so low that its blocks blur the lines, that is the cause given."""
+    try:
+        return read_board(frame.rgb, still=True)
+    except BoardNotFound:
+        quality = frame.jpeg_quality
+        if quality is None or quality > HEAVY_JPEG:
+            raise
+        raise BoardNotFound(
+            f"no board could be read: the picture is a JPEG saved at quality {quality}, whose 8-pixel "
+            "blocks blur the board's lines; save the screenshot as PNG (or as JPEG at quality 50 or more)"
+        ) from None
+
+
 def read_image(path: str | Path) -> BoardReading:
     """Read the board in an image file (PNG, JPEG, ... anything Pillow opens); ImageReadError
     when the file is missing or not a picture."""
-    return read_board(load_image(path).rgb, still=True)
+    return read_picture(load_image(path))

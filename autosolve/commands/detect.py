@@ -16,7 +16,8 @@ from capture import load_image
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
-from vision import BoardNotFound, BoardReading, read_board
+from vision import BoardNotFound, BoardReading
+from vision.read import read_picture
 from vision.reading import TIGHT_LINE
 
 DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -40,9 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     debug = check_output_file(Path(args.debug), "--debug", DEBUG_SUFFIXES) if args.debug else None
-    image = load_image(args.image).rgb
+    frame = load_image(args.image)
+    image = frame.rgb
     try:
-        reading = read_board(image, still=True)
+        reading = read_picture(frame)
     except BoardNotFound as exc:
         if debug is not None:
             write_picture(draw_failure(image, str(exc)), debug)
