@@ -82,7 +82,7 @@ def partition(regions: object) -> tuple[tuple[int, ...], ...]:
 def judge(case: Case) -> Outcome:
     """Read a case and say whether the reading is exact and certain, safe, or wrong but confident."""
     try:
-        reading = read_board(case.image) if case.reading is None else case.reading
+        reading = read_board(case.image, still=True) if case.reading is None else case.reading
     except BoardNotFound as exc:
         return Outcome(case, "safe", None, False, str(exc))
     truth = case.truth
@@ -174,7 +174,7 @@ def real_cases(rng: random.Random, overlay: bool = True) -> Iterator[Case]:
         regions = partition(Puzzle.from_rows(label["regions"]).regions)
         states = None
         try:
-            clean = read_board(image)
+            clean = read_board(image, still=True)
         except BoardNotFound:
             clean = None
         if label["state"] == "solved" and clean is not None:
@@ -238,7 +238,7 @@ def render_cases(count: int, rng: random.Random) -> Iterator[Case]:
         truth = Truth(n, partition(regions), states)
         name = f"#{i} cell {cell} border {thick}" + (" gold" if gold else "")
         try:
-            clean = read_board(image)
+            clean = read_board(image, still=True)
         except BoardNotFound:
             yield Case("render", "clean", name, image, truth)
             continue
