@@ -9,7 +9,8 @@ Sources: the real screenshots in ../shared/data/screens (labels.json), clean and
 the project's renders (tests/render.py) at 50%..200% zoom with region borders 1..9 px, dark pages,
 hover, X marks, crowns, and overlays (tooltips over 1-4 cells, black and white pointers at 1x and
 2x, a semi-transparent dialog over part of the board), clips (square crops cutting the board at
-an edge or corner), rescales and JPEG.
+an edge or corner), rescales and JPEG. Every image is read as a still (`read_board(still=True)`),
+as image files are: a tight crop is read, below the click threshold, rather than refused.
 """
 
 from __future__ import annotations
