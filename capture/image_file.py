@@ -8,11 +8,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from capture.errors import ImageReadError
+from capture.geometry import Rect
 from capture.models import Frame, FrameSource
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 def load_image(path: str | Path) -> Frame:
@@ -29,7 +34,8 @@ def load_image(path: str | Path) -> Frame:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as image:
                 quality = jpeg_quality(getattr(image, "quantization", None))
-                rgb = np.asarray(image.convert("RGB"))
+                size = image.size
+                rgb = np.asarray(_reduced(image, -(-max(size) // MAX_SIDE)).convert("RGB"))
     except FileNotFoundError:
         raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
     except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
@@ -38,7 +44,23 @@ def load_image(path: str | Path) -> Frame:
         ) from None
     except (UnidentifiedImageError, OSError) as exc:
         raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
-    return Frame.from_rgb(rgb, source=FrameSource.IMAGE, jpeg_quality=quality)
+    # a reduced picture keeps the file's size as its rect: Frame.to_screen gives the file's pixels
+    return Frame.from_rgb(rgb, Rect(0, 0, *size), FrameSource.IMAGE, jpeg_quality=quality)
+
+
+# px: a picture longer than this is read reduced by a whole factor (a board on it keeps cells of
+# tens of pixels), so that reading it costs what a screenshot costs, not gigabytes and seconds
+MAX_SIDE = 4000
+
+
+def _reduced(image: Image.Image, factor: int) -> Image.Image:
+    """`image` shrunk `factor` times each way, each pixel the mean of its block (Pillow's reduce,
+    on the decoded pixels: no second full-size copy)."""
+    if factor <= 1:
+        return image
+    if image.mode not in ("RGB", "RGBA", "L", "LA"):
+        image = image.convert("RGB")
+    return image.reduce(factor)
 
 
 # The smallest entry of the JPEG standard's luminance quantization table (Annex K), which encoders

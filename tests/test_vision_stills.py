@@ -172,3 +172,23 @@ def test_a_huge_picture_opens_without_stray_warnings(tmp_path, capsys):
         status, said = _run(capsys, "detect", str(path))
     assert status == 2 and said.strip().endswith("the image is blank")
     assert said.count("\n") == 1
+
+
+def test_a_large_picture_is_read_reduced_and_answers_in_its_own_pixels(tmp_path, capsys):
+    """A picture over MAX_SIDE px is read reduced (it once took gigabytes and seconds); detect
+    still gives the cells where they are in the file."""
+    from PIL import Image
+
+    from capture.image_file import MAX_SIDE
+
+    image = _level()
+    small = read_board(image, still=True)
+    factor = MAX_SIDE // image.shape[0] + 1
+    path = tmp_path / "large.png"
+    Image.fromarray(np.repeat(np.repeat(image, factor, axis=0), factor, axis=1)).save(path, compress_level=1)
+    status, out = _run(capsys, "detect", str(path), "--json")
+    data = json.loads(out)
+    assert status == 0 and data["n"] == N and data["certain"]
+    x, y = data["centres"][4][4]
+    sx, sy = small.centres[4][4]
+    assert abs(x - sx * factor) <= factor and abs(y - sy * factor) <= factor

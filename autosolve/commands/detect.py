@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from autosolve.cli import check_output_file
-from capture import load_image
+from capture import Frame, load_image
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
@@ -53,8 +54,17 @@ def run(args: argparse.Namespace) -> int:
         from vision.debug import draw_reading
 
         write_picture(draw_reading(image, reading), debug)
+    reading = in_file_pixels(reading, frame)
     print(json.dumps(reading_json(reading)) if args.json else describe(reading, Path(args.image).stem))
     return 0
+
+
+def in_file_pixels(reading: BoardReading, frame: Frame) -> BoardReading:
+    """The reading's centres and box in the file's pixels (a large picture is read reduced)."""
+    if frame.scale == 1:
+        return reading
+    centres = tuple(tuple(frame.to_screen(x, y) for x, y in row) for row in reading.centres)
+    return replace(reading, centres=centres, box=frame.box_to_screen(reading.box))
 
 
 def reading_json(reading: BoardReading) -> dict[str, object]:
