@@ -30,9 +30,10 @@ from autosolve.pipeline import (
 )
 from capture import Desktop, Frame, load_image
 from capture.models import Pointer
-from solver.coach import Advice, Coach, Hint, Position, Tier
+from solver.coach import Advice, Coach, CoachError, Hint, Position, Tier
 from solver.puzzle import Cell, cell_name
 from vision import BoardReading, CellState
+from vision.reading import TIGHT_LINE
 
 VERIFY_TIMEOUT = 2.0  # s the page gets to show the step's marks after the clicks
 
@@ -72,10 +73,17 @@ def position_of(reading: BoardReading) -> Position:
 
 
 def advise_reading(reading: BoardReading) -> Advice:
-    """The coach's advice on a reading (CoachError unless the puzzle read has one solution)."""
+    """The coach's advice on a reading (CoachError unless the puzzle read has one solution; from
+    an uncertain reading, the error says the reading may be the cause)."""
     puzzle = reading.puzzle()
     puzzle.validate()
-    return Coach(puzzle).advise(position_of(reading))
+    try:
+        return Coach(puzzle).advise(position_of(reading))
+    except CoachError as exc:
+        if reading.is_certain:
+            raise
+        doubt = reading.uncertain_line("it may be misread")
+        raise CoachError(f"{exc}, as the board was read; {doubt}") from None
 
 
 def step_plan(reading: BoardReading, step: Hint, frame: Frame) -> ClickPlan:
@@ -162,9 +170,10 @@ def report_lines(result: HintResult) -> list[str]:
     frame, reading, advice = result.frame, result.reading, result.advice
     where = f"window {frame.window.title!r}" if frame.window else frame.source.value
     lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
+    if reading.tight_crop:
+        lines.append(TIGHT_LINE)
     if not reading.is_certain:
-        lines.append(f"warning: the reading is uncertain ({'; '.join(reading.reasons)}): check it with "
-                     "`queens-autosolve detect`")
+        lines.append(reading.uncertain_line("the advice may be wrong"))
     lines += advice.lines()
     if result.applied is not None:
         applied = result.applied

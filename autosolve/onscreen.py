@@ -13,6 +13,7 @@ from actuator.errors import ClickAborted, UnsafeToClick
 from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, BoardReading, RegionsUnreadable, TwoBoards, read_board
 from vision.frame import SCROLL
+from vision.read import read_picture
 
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
@@ -36,9 +37,10 @@ def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
 
 def read(frame: Frame) -> BoardReading:
     """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
-    what was grabbed is a BoardNotVisibleError naming the cause and what to do."""
+    what was grabbed is a BoardNotVisibleError naming the cause and what to do; only a picture
+    file may show a board cropped tightly inside its frame (the user can scroll a live one)."""
     try:
-        reading = read_board(frame.rgb)
+        reading = read_board(frame.rgb) if frame.on_screen else read_picture(frame)
     except BoardNotFound as exc:
         if not frame.on_screen:
             raise

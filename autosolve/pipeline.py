@@ -420,8 +420,10 @@ def park_beside_board(session: Session) -> None:
 
 
 def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stopwatch) -> RunResult:
+    """What a dry run shows: the click plan, when the reading is certain and solves (an uncertain
+    reading is never planned from: the report says why)."""
     clicks = None
-    if solved.solution is not None:
+    if solved.solution is not None and reading.is_certain:
         with watch.stage("plan"):
             clicks = plan(reading, solved, frame)
     return RunResult(frame=frame, reading=reading, solved=solved, plan=clicks, clicks=0,

@@ -145,7 +145,8 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        """Dry run: a unique solution was found. Live: the page shows it (or was not checked)."""
+        """Dry run: a unique solution was found from a certain reading. Live: the page shows it
+        (or was not checked)."""
         if self.dry_run:
-            return self.solved.unique
+            return self.solved.unique and self.reading.is_certain
         return self.outcome.solved or self.outcome is Outcome.UNVERIFIED

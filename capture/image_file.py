@@ -5,12 +5,19 @@ Pillow is imported only here (25 ms): a live run never opens a file.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from capture.errors import ImageReadError
+from capture.geometry import Rect
 from capture.models import Frame, FrameSource
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 def load_image(path: str | Path) -> Frame:
@@ -22,8 +29,13 @@ def load_image(path: str | Path) -> Frame:
     if path.is_dir():
         raise ImageReadError(f"{path}: is a folder, not an image; give a screenshot (PNG or JPEG)")
     try:
-        with Image.open(path) as image:
-            rgb = np.asarray(image.convert("RGB"))
+        with warnings.catch_warnings():
+            # an image past Pillow's warning size (89 Mpx) is read all the same: no stray lines
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                quality = jpeg_quality(getattr(image, "quantization", None))
+                size = image.size
+                rgb = np.asarray(_reduced(image, -(-max(size) // MAX_SIDE)).convert("RGB"))
     except FileNotFoundError:
         raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
     except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
@@ -32,4 +44,36 @@ def load_image(path: str | Path) -> Frame:
         ) from None
     except (UnidentifiedImageError, OSError) as exc:
         raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
-    return Frame.from_rgb(rgb, source=FrameSource.IMAGE)
+    # a reduced picture keeps the file's size as its rect: Frame.to_screen gives the file's pixels
+    return Frame.from_rgb(rgb, Rect(0, 0, *size), FrameSource.IMAGE, jpeg_quality=quality)
+
+
+# px: a picture longer than this is read reduced by a whole factor (a board on it keeps cells of
+# tens of pixels), so that reading it costs what a screenshot costs, not gigabytes and seconds
+MAX_SIDE = 4000
+
+
+def _reduced(image: Image.Image, factor: int) -> Image.Image:
+    """`image` shrunk `factor` times each way, each pixel the mean of its block (Pillow's reduce,
+    on the decoded pixels: no second full-size copy)."""
+    if factor <= 1:
+        return image
+    if image.mode not in ("RGB", "RGBA", "L", "LA"):
+        image = image.convert("RGB")
+    return image.reduce(factor)
+
+
+# The smallest entry of the JPEG standard's luminance quantization table (Annex K), which encoders
+# scale by quality; the smallest, as large entries are capped at 255 at low qualities.
+_BASE_LUMA_LEAST = 10
+
+
+def jpeg_quality(tables: dict[int, Sequence[int]] | None) -> int | None:
+    """The quality (1..100) a JPEG was saved at, estimated from its luminance table as libjpeg
+    scales it (quality q < 50: 5000 / q percent of the standard table; else 200 - 2q); None for
+    other formats."""
+    if not tables or 0 not in tables:
+        return None
+    scale = 100.0 * max(1, min(tables[0])) / _BASE_LUMA_LEAST
+    quality = 5000.0 / scale if scale > 100 else (200.0 - scale) / 2
+    return max(1, min(100, int(round(quality))))

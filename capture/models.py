@@ -120,10 +120,12 @@ class Frame:
     window: WindowRecord | None = None
     monitor: Monitor | None = None
     clipped: tuple[str, ...] = ()  # edges ("left", "top", "right", "bottom") the screen cut off
+    jpeg_quality: int | None = None  # a JPEG file's quality (1..100, from its tables), else None
 
     @classmethod
     def from_rgb(
-        cls, rgb: np.ndarray, rect: Rect | None = None, source: FrameSource = FrameSource.IMAGE
+        cls, rgb: np.ndarray, rect: Rect | None = None, source: FrameSource = FrameSource.IMAGE,
+        jpeg_quality: int | None = None,
     ) -> Frame:
         """A frame of an H x W x 3 RGB array (an image file, a test's picture); `rect`
         defaults to (0, 0, W, H): one image pixel per screen point."""
@@ -131,7 +133,7 @@ class Frame:
 
         height, width = rgb.shape[:2]
         raw = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGRA)
-        frame = cls(raw, rect or Rect(0, 0, width, height), source)
+        frame = cls(raw, rect or Rect(0, 0, width, height), source, jpeg_quality=jpeg_quality)
         frame.__dict__["rgb"] = rgb  # fills the `rgb` cache: no conversion back
         return frame
 

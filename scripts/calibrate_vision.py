@@ -9,7 +9,8 @@ Sources: the real screenshots in ../shared/data/screens (labels.json), clean and
 the project's renders (tests/render.py) at 50%..200% zoom with region borders 1..9 px, dark pages,
 hover, X marks, crowns, and overlays (tooltips over 1-4 cells, black and white pointers at 1x and
 2x, a semi-transparent dialog over part of the board), clips (square crops cutting the board at
-an edge or corner), rescales and JPEG.
+an edge or corner), rescales and JPEG. Every image is read as a still (`read_board(still=True)`),
+as image files are: a tight crop is read, below the click threshold, rather than refused.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def partition(regions: object) -> tuple[tuple[int, ...], ...]:
 def judge(case: Case) -> Outcome:
     """Read a case and say whether the reading is exact and certain, safe, or wrong but confident."""
     try:
-        reading = read_board(case.image) if case.reading is None else case.reading
+        reading = read_board(case.image, still=True) if case.reading is None else case.reading
     except BoardNotFound as exc:
         return Outcome(case, "safe", None, False, str(exc))
     truth = case.truth
@@ -174,7 +175,7 @@ def real_cases(rng: random.Random, overlay: bool = True) -> Iterator[Case]:
         regions = partition(Puzzle.from_rows(label["regions"]).regions)
         states = None
         try:
-            clean = read_board(image)
+            clean = read_board(image, still=True)
         except BoardNotFound:
             clean = None
         if label["state"] == "solved" and clean is not None:
@@ -238,7 +239,7 @@ def render_cases(count: int, rng: random.Random) -> Iterator[Case]:
         truth = Truth(n, partition(regions), states)
         name = f"#{i} cell {cell} border {thick}" + (" gold" if gold else "")
         try:
-            clean = read_board(image)
+            clean = read_board(image, still=True)
         except BoardNotFound:
             yield Case("render", "clean", name, image, truth)
             continue

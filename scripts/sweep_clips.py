@@ -1,7 +1,12 @@
-"""Sweep of boards cut off by the image edge: every edge and corner, by 0..n-1 whole cells and by
-fractions of a cell (and exactly at the grid lines), on the shared screenshots and on renders.
-Counts per source how many readings are exact, refused, wrong but unsure, and wrong but confident
-(the actuator would click on those: must be none).
+"""Sweep of boards cut off by the image edge: every edge, corner and three sides, by 0..n-1 whole
+cells and by fractions of a cell (and exactly at the grid lines), on the shared screenshots and on
+renders; and the tight-crop set: the frame cropped off on all four sides and the outer cells cut by
+1 px up to a quarter of a cell (each side its own depth, as a user's crop box), which must read
+exactly, and four-side clips deeper than that (up to two cells and a bit), which must not read as a
+smaller board. Images are read as stills (`read_board(still=True)`, as image files are), the
+stricter case. Counts per source how many readings are exact, refused, wrong but unsure, and wrong
+but confident (the actuator would click on those: must be none); for the tight crops, how many
+were refused although readable.
 
     .venv/bin/python scripts/sweep_clips.py [--renders-only | --screens-only] [--quick]
 """
@@ -26,15 +31,21 @@ import render  # noqa: E402
 from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
 
 from capture import load_image  # noqa: E402
+from solver.generate import generate_puzzle  # noqa: E402
 from solver.puzzle import Puzzle  # noqa: E402
-from solver.regions import random_regions  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.locate import locate  # noqa: E402
 from vision.shades import shades_of  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
-          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
+          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"),
+          ("left", "right", "top"), ("left", "right", "bottom"), ("left", "top", "bottom"),
+          ("right", "top", "bottom"))
+FOUR = ("left", "right", "top", "bottom")
+TIGHT = (0.05, 0.1, 0.15, 0.2, 0.25)  # of a cell, cut off the outer cells by a tight crop (and 1 px)
+DEEP = (0.35, 0.4, 0.5, 0.75, 1.0, 1.05, 1.1, 1.2, 1.25, 1.5, 2.05, 2.1, 2.2)  # four-side clips: not tight
+MIXED_TIGHT = 3  # crops per board with each side's own depth, 1 px..a quarter of a cell
 FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
 
 
@@ -50,7 +61,7 @@ def cuts(n: int, quick: bool) -> Iterator[tuple[float, bool]]:
 
 def verdict(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
     try:
-        reading = read_board(image)
+        reading = read_board(image, still=True)
     except BoardNotFound:
         return "refused"
     exact = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
@@ -73,6 +84,50 @@ def sweep_board(image: np.ndarray, columns: tuple, rows: tuple, n: int, partitio
                 print(f"  WRONG+CONFIDENT {label} {'+'.join(places)} cells={cells} line={keep_line}")
 
 
+def crop_into_cells(image: np.ndarray, columns: tuple, rows: tuple, depths: dict[str, float]) -> np.ndarray:
+    """The image cropped `depths[side]` px into the outer cells on each side (within the image:
+    a screenshot already cropped tightly cannot be widened)."""
+    (left, right), (top, bottom) = columns, rows
+    h, w = image.shape[:2]
+    x0 = max(0, int(round(left[0] + depths["left"])))
+    x1 = min(w, int(round(right[-1] - depths["right"])))
+    y0 = max(0, int(round(top[0] + depths["top"])))
+    y1 = min(h, int(round(bottom[-1] - depths["bottom"])))
+    return np.ascontiguousarray(image[y0:y1, x0:x1])
+
+
+def four_side_crops(
+    columns: tuple, rows: tuple, rng: random.Random
+) -> Iterator[tuple[str, dict[str, float]]]:
+    """("tight" or "deep", px cut off the outer cells per side): 1 px and TIGHT fractions on all
+    four sides alike, MIXED_TIGHT crops with each side's own depth, then the DEEP clips."""
+    cell = float(np.median(np.asarray(columns[1]) - np.asarray(columns[0])))
+    yield "tight", dict.fromkeys(FOUR, 1.0)
+    for fraction in TIGHT:
+        yield "tight", dict.fromkeys(FOUR, max(1.0, fraction * cell))
+    for _ in range(MIXED_TIGHT):
+        yield "tight", {side: rng.uniform(1.0, max(1.0, TIGHT[-1] * cell)) for side in FOUR}
+    for cells in DEEP:
+        k, f = int(cells), cells - int(cells)
+        pitch = float(columns[0][1] - columns[0][0])
+        yield "deep", dict.fromkeys(FOUR, k * pitch + f * cell)
+
+
+def sweep_four_sides(image: np.ndarray, columns: tuple, rows: tuple, n: int, partition: object,
+                     states: list[str] | None, label: str, counts: Counter) -> None:
+    """The tight-crop set: counts under "tight-<verdict>" and "deep-<verdict>"."""
+    rng = random.Random(label)
+    for kind, depths in four_side_crops(columns, rows, rng):
+        cropped = crop_into_cells(image, columns, rows, depths)
+        if min(cropped.shape[:2]) < 20:
+            continue
+        result = verdict(cropped, n, partition, states)
+        counts[f"{kind}-{result}"] += 1
+        if result == "wrong-confident" or (kind == "tight" and result != "exact"):
+            what = ", ".join(f"{side} {px:.1f}" for side, px in depths.items())
+            print(f"  {kind.upper()} {result.upper()} {label} px cut: {what}")
+
+
 def sweep_screens(quick: bool) -> Counter:
     counts: Counter = Counter()
     labels = json.loads((SCREENS / "labels.json").read_text())
@@ -89,8 +144,9 @@ def sweep_screens(quick: bool) -> Counter:
             blobs = find_blobs(mask)
             lattice = fit_lattice(blobs, main_board(blobs), mask)
         counts["boards"] += 1
-        sweep_board(rgb, (lattice.left, lattice.right), (lattice.top, lattice.bottom), label["n"],
-                    partition, None, quick, name, counts)
+        columns, rows = (lattice.left, lattice.right), (lattice.top, lattice.bottom)
+        sweep_board(rgb, columns, rows, label["n"], partition, None, quick, name, counts)
+        sweep_four_sides(rgb, columns, rows, label["n"], partition, None, name, counts)
     return counts
 
 
@@ -105,7 +161,8 @@ def sweep_renders(quick: bool, thin_borders: bool = False, at_frame: bool = Fals
         for n in range(7, 15):
             for cell in (24, 36, 48, 72, 96):
                 rng = random.Random(n * 1000 + cell)
-                regions = random_regions(n, rng)
+                # a puzzle with one solution, as a level is: what a tight crop must show to be read
+                regions = generate_puzzle(n, rng=n * 1000 + cell).regions
                 states = ["".join(rng.choice(".....xQ") for _ in range(n)) for _ in range(n)]
                 image = render_board(regions, states, cell=cell, dark=rng.random() < 0.3)
                 lo, hi = cell_spans(n, cell)
@@ -115,8 +172,9 @@ def sweep_renders(quick: bool, thin_borders: bool = False, at_frame: bool = Fals
                 spans = (lo, hi)
                 counts["boards"] += 1
                 label = f"render n={n} cell={cell} thin={thin_borders} at_frame={at_frame}"
-                sweep_board(image, spans, spans, n, Puzzle.from_region_grid(regions).regions, states,
-                            quick, label, counts)
+                partition = Puzzle.from_region_grid(regions).regions
+                sweep_board(image, spans, spans, n, partition, states, quick, label, counts)
+                sweep_four_sides(image, spans, spans, n, partition, states, label, counts)
     finally:
         render.line_widths = widths
     return counts
@@ -142,6 +200,11 @@ def main() -> int:
         print(f"{what}: {counts['boards']} boards, {reads} clipped reads: {counts['exact']} exact, "
               f"{counts['refused']} refused, {counts['wrong-unsure']} wrong but unsure, "
               f"{counts['wrong-confident']} wrong but confident ({time.perf_counter() - start:.0f} s)")
+        for kind, what in (("tight", "tight crops (1 px..1/4 cell, all four sides)"),
+                           ("deep", "four-side clips deeper than a tight crop")):
+            print(f"  {what}: {counts[kind + '-exact']} exact, {counts[kind + '-refused']} refused, "
+                  f"{counts[kind + '-wrong-unsure']} wrong but unsure, "
+                  f"{counts[kind + '-wrong-confident']} wrong but confident")
     return 0
 
 

@@ -68,7 +68,8 @@ def test_json_lines_have_the_promised_fields(capsys, puzzle_file):
     for record in records:
         assert {"name", "n", "k", "solutions", "queens", "seconds"} <= set(record)
     assert records[0]["queens"] == [[0, 2], [1, 0], [2, 3], [3, 1]]
-    assert [r["solutions"] for r in records] == [1, 1, 0]  # without --count the cap is 1
+    # JSON counts to 2 even without --count: "solutions" is never a 1 that means "at least one"
+    assert [r["solutions"] for r in records] == [1, 2, 0]
     assert records[2]["queens"] is None
     _, out, _ = run(capsys, "solve", puzzle_file, "--json", "--count")
     assert [json.loads(line)["solutions"] for line in out.splitlines()] == [1, 2, 0]
@@ -97,6 +98,8 @@ def test_image_goes_through_vision_read_image(capsys, monkeypatch):
     seen = []
 
     class Reading:
+        n, confidence, is_certain, tight_crop, reasons = 4, 1.0, True, False, ()
+
         def puzzle(self) -> Puzzle:
             return Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="screenshot")
 
@@ -107,7 +110,7 @@ def test_image_goes_through_vision_read_image(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "vision", types.SimpleNamespace(read_image=read_image))
     status, out, _ = run(capsys, "solve", "--image", "board.png")
     assert status == 0 and seen == ["board.png"]
-    assert out.startswith("screenshot (4x4)\n..Q.")
+    assert out.startswith("read a 4x4 board from board.png (confidence 1.00)\nscreenshot (4x4)\n..Q.")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import render
-from conftest import SHARED_DATA, shared_path
+from conftest import SHARED_DATA, load_script, shared_path
 from render import (
     cell_centres,
     cell_spans,
@@ -23,12 +23,15 @@ from render import (
 )
 
 from capture import load_image
+from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.regions import random_regions
 from vision import BoardCutOff, BoardNotFound, read_board
 from vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
 from vision.shades import shades_of
+from vision.tight import TIGHT_REASON
 
+sweep_clips = load_script("sweep_clips")
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
           ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
 FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
@@ -53,15 +56,22 @@ def fitted_lattice(image: np.ndarray) -> Lattice:
 
 
 def refused_or_exact(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
-    """"refused", "exact", or what was read instead (the failure)."""
+    """"refused", "exact", "unsure tight crop" (a smaller board read, below the click threshold,
+    saying it may be a piece), or what was read instead (the failure); read as a still (an image
+    file), where a tight crop may be taken as the whole board: the stricter case."""
     try:
-        reading = read_board(image)
+        reading = read_board(image, still=True)
     except BoardNotFound:
         return "refused"
     same = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
     if same and (states is None or reading.state_rows() == states):
         return "exact"
+    if reading.tight_crop and not reading.is_certain:
+        return "unsure tight crop"  # a piece that looks like a whole board: said, never clicked
     return f"read {reading.n}x{reading.n} (confidence {reading.confidence:.2f})"
+
+
+SAFE = ("refused", "exact", "unsure tight crop")
 
 
 def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[str, ...], float, bool]]:
@@ -88,7 +98,7 @@ def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatc
         for places, cells, keep_line in sampled_clips(n, rng, 8):
             clipped = clip_image(image, spans, spans, places, cells, keep_line)
             verdict = refused_or_exact(clipped, n, partition, states)
-            if verdict not in ("refused", "exact"):
+            if verdict not in SAFE:
                 failures.append(f"cell={cell} {'+'.join(places)} by {cells}, line {keep_line}: {verdict}")
     assert not failures, failures
 
@@ -117,7 +127,7 @@ def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
         if min(clipped.shape[:2]) < 20:
             continue
         verdict = refused_or_exact(clipped, n, partition, None)
-        if verdict not in ("refused", "exact"):
+        if verdict not in SAFE:
             failures.append(f"{'+'.join(places)} by {cells} cells, line {keep_line}, of {w}x{h}: {verdict}")
     assert not failures, failures
 
@@ -225,6 +235,89 @@ def test_a_crop_that_shaves_the_frame_or_the_outer_cells_is_cut_off(cell):
         cut = margin_of(cell) + shave
         with pytest.raises(BoardCutOff):
             read_board(np.ascontiguousarray(image[cut:-cut, cut:-cut]))
+
+
+# --- tight crops: the frame and a sliver of the outer cells cut off on all four sides --------------
+
+
+def level(n: int, cell: int, seed: int) -> tuple[np.ndarray, object, list[str]]:
+    """A render of a puzzle with exactly one solution (as every level has), with random marks."""
+    rng = random.Random(seed)
+    regions = generate_puzzle(n, rng=seed).regions
+    states = ["".join(rng.choice(".....xQ") for _ in range(n)) for _ in range(n)]
+    return render_board(regions, states, cell=cell), Puzzle.from_region_grid(regions).regions, states
+
+
+def tight_crop(image: np.ndarray, n: int, cell: int, depths: tuple[float, float, float, float]) -> np.ndarray:
+    """A render cropped `depths` (left, right, top, bottom; px) into its outer cells."""
+    lo, hi = cell_spans(n, cell)
+    sides = dict(zip(("left", "right", "top", "bottom"), depths))
+    return sweep_clips.crop_into_cells(image, (lo, hi), (lo, hi), sides)
+
+
+def tight_depths(cell: int) -> list[tuple[float, float, float, float]]:
+    """1 px, a tenth and a quarter of a cell on every side, and a crop box off centre."""
+    quarter = cell / 4
+    return [(1, 1, 1, 1), (cell / 10,) * 4, (quarter,) * 4, (1, quarter, quarter / 2, 2)]
+
+
+@pytest.mark.parametrize(("n", "cell"), ((7, 24), (9, 48), (11, 80), (14, 36)))
+def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell):
+    image, partition, states = level(n, cell, seed=n)
+    for depths in tight_depths(cell):
+        cropped = tight_crop(image, n, cell, depths)
+        reading = read_board(cropped, still=True)
+        assert reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition, depths
+        assert reading.state_rows() == states, depths
+        assert reading.tight_crop and TIGHT_REASON in reading.reasons and not reading.is_certain
+        # deeper, the crop may cut the crown of a queen in an outer cell: that doubt is said too
+        assert reading.reasons == (TIGHT_REASON,) or max(depths) > cell / 10, (depths, reading.reasons)
+
+
+@pytest.mark.parametrize(("n", "cell"), ((9, 48), (11, 80)))
+def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
+    """Live, the user can scroll: a board the grab cuts on every side is never read."""
+    from autosolve.onscreen import read
+    from capture import BoardNotVisibleError, Frame
+    from capture.models import FrameSource
+
+    image, _, _ = level(n, cell, seed=n)
+    for depths in tight_depths(cell):
+        cropped = tight_crop(image, n, cell, depths)
+        with pytest.raises(BoardCutOff) as refusal:
+            read_board(cropped)
+        assert set(refusal.value.edges) == {"left", "right", "top", "bottom"}
+        for source in (FrameSource.WINDOW, FrameSource.SCREEN):
+            with pytest.raises(BoardNotVisibleError, match="cut off"):
+                read(Frame.from_rgb(cropped, source=source))
+
+
+@pytest.mark.parametrize("fraction", (0.4, 0.5, 0.75))
+def test_a_four_side_clip_deeper_than_a_quarter_cell_is_refused(fraction):
+    image, _, _ = level(9, 48, seed=2)
+    with pytest.raises(BoardCutOff) as refusal:
+        read_board(tight_crop(image, 9, 48, (fraction * 48,) * 4), still=True)
+    assert set(refusal.value.edges) == {"left", "right", "top", "bottom"}
+
+
+def test_a_tight_crop_whose_puzzle_has_many_solutions_is_refused_as_maybe_a_piece_of_a_board():
+    """Rows for regions: a puzzle with many solutions, as a piece cut out of a larger board may be."""
+    regions = ["".join(chr(65 + r) * 8) for r in range(8)]
+    image = render_board(regions, ["." * 8] * 8, cell=48)
+    with pytest.raises(BoardCutOff, match="tight crop of a whole board it would have more than one solution"):
+        read_board(tight_crop(image, 8, 48, (3, 3, 3, 3)), still=True)
+    reading = read_board(image, still=True)  # the whole board, frame and all, reads: the page shows it so
+    assert reading.n == 8 and not reading.tight_crop
+
+
+@pytest.mark.parametrize("places", (("left",), ("right", "bottom"), ("left", "right", "top")))
+def test_a_still_clipped_on_one_two_or_three_sides_is_refused(places):
+    image, _, _ = level(9, 48, seed=3)
+    spans = cell_spans(9, 48)
+    for cells in (0.05, 0.2, 1.1):
+        with pytest.raises(BoardCutOff) as refusal:
+            read_board(clip_image(image, spans, spans, places, cells), still=True)
+        assert set(refusal.value.edges) <= {"left", "right", "top", "bottom"}
 
 
 # --- round buttons ------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""Every real screenshot in ../shared/data/screens that shows the whole board is read exactly:
-size, regions (up to relabelling) and, for solved boards, the queens; each reading is sure enough
-to act on. The crops that cut into the outer cells on every side (no frame left) are refused as
-cut off: they look exactly like a board with a row and a column cut away, and a smaller board
-read from them would be wrong and sure of itself."""
+"""Every real screenshot in ../shared/data/screens is read exactly: size, regions (up to
+relabelling) and, for solved boards, the queens. The 11 that show the whole board are sure enough
+to act on. The 17 crops that cut into the outer cells on every side (no frame left: the usual way
+a board is kept and shared) are read as tight crops of the whole board and say so, just below the
+click threshold (a piece of a larger board shows the same pixels: vision/tight.py); read as a
+live window they would be refused as cut off (tests/test_vision_clip.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import json
 import pytest
 from conftest import SHARED_DATA, shared_path
 
+from autosolve.cli import main as cli_main
 from solver.puzzle import Puzzle
-from vision import BoardCutOff, read_image
+from vision import read_image
+from vision.tight import TIGHT_REASON, TIGHT_SCORE
 
 NO_FRAME = "cropped board (no page chrome)"  # labels.json's note for the crops inside the frame
 
@@ -31,13 +34,8 @@ def labels() -> dict[str, dict]:
 
 @pytest.mark.shared
 @pytest.mark.parametrize("name", _screen_names())
-def test_real_screenshot_is_read_exactly_or_refused_when_cut_inside_the_frame(name, labels):
+def test_real_screenshot_is_read_exactly_and_a_tight_crop_says_so(name, labels):
     label = labels[name]
-    if label["note"].startswith(NO_FRAME):
-        with pytest.raises(BoardCutOff) as cut:
-            read_image(shared_path("screens", name))
-        assert set(cut.value.edges) == {"top", "bottom", "left", "right"}
-        return
     reading = read_image(shared_path("screens", name))
     assert reading.n == label["n"]
     # same partition of the cells, whatever the region names
@@ -45,7 +43,34 @@ def test_real_screenshot_is_read_exactly_or_refused_when_cut_inside_the_frame(na
     if label["state"] == "solved":
         assert sorted(reading.queens()) == sorted(tuple(cell) for cell in label["queens"])
         assert reading.solved_look
-    assert reading.is_certain, reading.reasons
+    tight = label["note"].startswith(NO_FRAME)
+    assert reading.tight_crop == tight
+    if tight:  # the tight crop is the only doubt
+        assert reading.confidence == TIGHT_SCORE and reading.reasons == (TIGHT_REASON,)
+    else:
+        assert reading.is_certain, reading.reasons
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", [name for name in _screen_names() if name.startswith("EmmettMyer")])
+def test_hint_on_a_tight_crop_gives_a_step_or_the_mistakes(name, labels, capsys):
+    path = shared_path("screens", name)
+    assert cli_main(["hint", "--image", str(path), "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    assert advice["n"] == labels[name]["n"] and advice["reasons"] == [TIGHT_REASON]
+    assert advice["step"] is not None or advice["mistakes"] or advice["solved"], advice
+
+
+@pytest.mark.shared
+def test_detect_says_the_frame_was_cut_by_a_tight_crop(capsys):
+    path = shared_path("screens", "EmmettMyer__boards_test7.png")
+    assert cli_main(["detect", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["frame"] == "cut, read as a tight crop"
+    assert cli_main(["detect", str(path)]) == 0
+    assert "read as a tight crop of the whole board" in capsys.readouterr().out
+    whole = shared_path("screens", "adam-zaidi__testqueensboard.png")
+    assert cli_main(["detect", str(whole), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["frame"] == "whole"
 
 
 @pytest.mark.shared

@@ -219,12 +219,63 @@ def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
     on all four (a tight crop), equally thick on all four. A frame at the edge on some sides
     with page beyond on others is how a board that runs past the image by whole cells looks when
     the cut falls along a region border: refused."""
+    return judge_sides(frame_sides(mask, lattice))
+
+
+def frame_sides(mask: np.ndarray, lattice: Lattice, gray: np.ndarray | None = None) -> list[Side]:
+    """What lies beyond each of the four sides; BoardNotFound when a side has no frame line.
+    With the `gray` image, a frame that seems to run to the image edge but ends a pixel short of
+    it (the page beyond begins in an anti-aliased pixel) has page beyond, not the edge."""
     pitch = lattice.pitch
     cell = float(array_median(lattice.right - lattice.left))
-    sides = [_look_beyond(*view, pitch, cell) for view in _side_views(mask, lattice)]
+    sides = []
+    for view in _side_views(mask, lattice):
+        side = _look_beyond(*view, pitch, cell)
+        if side.kind is Beyond.EDGE and gray is not None and _page_begins(_turned(gray, view[0]), *view[2:]):
+            side = Side(side.name, Beyond.PAGE, side.frame_px)
+        sides.append(side)
+    return sides
+
+
+def _turned(image: np.ndarray, name: str) -> np.ndarray:
+    """`image` turned as `_side_views` turns the mask, so that side `name` faces left."""
+    turned = {"left": image, "right": image[:, ::-1], "top": image.T, "bottom": image.T[:, ::-1]}
+    return turned[name]
+
+
+PAGE_LIFT = 0.3  # of the way from the frame's gray to the cells': the image's last pixel is past the frame
+
+
+def _page_begins(gray: np.ndarray, edge: float, along: np.ndarray, gaps: np.ndarray) -> bool:
+    """True when the image's outermost pixels beyond a frame (turned to face left) are clearly
+    lighter than the frame, as light on the lines between the outer cells as beside them: a crop
+    that ended one anti-aliased pixel into the page. More cells would be dark on their lines."""
+    h, w = gray.shape
+    if edge < 3 or len(gaps) == 0:
+        return False
+    rows = np.clip(np.rint(along).astype(int), 0, h - 1)
+    lines = np.clip(gaps.astype(int), 0, h - 1)
+    frame = float(array_median(gray[rows, int(edge) // 2].astype(float)))
+    cells = float(array_median(gray[rows, min(w - 1, int(edge) + 2)].astype(float)))
+    if cells - frame < 40:  # no clear frame against its cells to measure by
+        return False
+    opened = frame + PAGE_LIFT * (cells - frame)
+    beside = float(array_median(gray[rows, 0].astype(float)))
+    on_lines = float(array_median(gray[lines, 0].astype(float)))
+    return beside >= opened and on_lines >= opened
+
+
+def judge_sides(sides: list[Side], thickest_line: float = float("inf")) -> list[Side]:
+    """`sides` when they make a whole board (see check_frame), else BoardCutOff.
+
+    A frame at the image edge on some sides, with page beyond the others, is taken as the frame
+    (a crop that ended right after it) only where it is as thick as the frames with page beyond
+    and clearly thicker than `thickest_line`, the thickest line inside the board (px): a region
+    border the edge runs along is no thicker than that."""
     cut = [side for side in sides if side.kind is Beyond.CUT]
     if cut:
         raise cut_off(cut)
+    sides = _frames_at_edge(sides, thickest_line)
     at_edge = [side for side in sides if side.kind is Beyond.EDGE]
     if at_edge and len(at_edge) < len(sides):
         raise cut_off(at_edge)
@@ -236,8 +287,26 @@ def check_frame(mask: np.ndarray, lattice: Lattice) -> list[Side]:
     return sides
 
 
-def cut_off(sides: list[Side]) -> BoardCutOff:
-    """The refusal for a board cut (or possibly cut) by the image edge at `sides`."""
+def _frames_at_edge(sides: list[Side], thickest_line: float) -> list[Side]:
+    """`sides` with each frame at the image edge that is plainly the board's own frame (see
+    judge_sides) counted as closing the board, like a frame with page beyond."""
+    framed = [side.frame_px for side in sides if side.kind is Beyond.PAGE]
+    if not framed:
+        return sides
+    least = max(min(framed) - 1.5, thickest_line + 1.5)
+    return [Side(side.name, Beyond.PAGE, side.frame_px)
+            if side.kind is Beyond.EDGE and side.frame_px >= least else side for side in sides]
+
+
+def thickest_line(lattice: Lattice) -> float:
+    """The widest gap between two neighbouring cells of the lattice (a region border), px."""
+    gaps = np.concatenate([lattice.left[1:] - lattice.right[:-1], lattice.top[1:] - lattice.bottom[:-1]])
+    return float(gaps.max()) if len(gaps) else 0.0
+
+
+def cut_off(sides: list[Side], why: str = "") -> BoardCutOff:
+    """The refusal for a board cut (or possibly cut) by the image edge at `sides`; `why` adds
+    what else was seen."""
     names = [side.name for side in sides]
     where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     known = [side.missing_px for side in sides if side.missing_px]
@@ -252,7 +321,8 @@ def cut_off(sides: list[Side]) -> BoardCutOff:
     fix = "zoom out" if opposite else " or ".join(SCROLL[name] for name in names)
     return BoardCutOff(
         f"the board is cut off: it {verb} the {where} {edges} of the image{how_much}; "
-        f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
+        + (f"{why}; " if why else "")
+        + f"{fix}, enlarge the window or crop the picture wider, so that the whole board and its frame show",
         edges=tuple(names),
         missing_px={side.name: side.missing_px for side in sides},
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -34,6 +34,9 @@ class Lattice:
     top: np.ndarray
     bottom: np.ndarray
     found: float  # share of the N*N cells seen as clean blobs
+    # the image edge cuts the outer cells on every side by a sliver: a still cropped tightly to
+    # the board (vision/tight.py), read as the whole board
+    tight_crop: bool = False
 
     @property
     def xs(self) -> np.ndarray:
@@ -59,6 +62,6 @@ class Lattice:
         return Rect(x0, y0, x1 - x0, y1 - y0)
 
     def shifted(self, dx: float, dy: float) -> Lattice:
-        return Lattice(
-            self.n, self.left + dx, self.right + dx, self.top + dy, self.bottom + dy, self.found
+        return replace(
+            self, left=self.left + dx, right=self.right + dx, top=self.top + dy, bottom=self.bottom + dy
         )

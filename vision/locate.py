@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.frame import check_frame, cut_off, cut_sides, short_sides
+from vision.frame import cut_off, cut_sides, frame_sides, judge_sides, short_sides, thickest_line
 from vision.lattice import MAX_N, MIN_N, Blobs, Lattice
 from vision.merged import MIN_UNIT_SHARE, Areas, Unit, areas_among, split_merged, unit_share, units_of_strips
 from vision.outlines import Outlines, outlines_of
@@ -24,6 +24,7 @@ from vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from vision.shades import Shades, compare_with
 from vision.stats import list_median
 from vision.stats import median as array_median
+from vision.tight import tight_crop_lattice
 
 # Larger images are searched at reduced size; the board is then re-read from a full-size crop.
 SEARCH_SIDE = 2000
@@ -76,17 +77,24 @@ def find_blobs(mask: np.ndarray, min_cell: int = MIN_CELL) -> Blobs:
     Outer contours (not labelled components) because they are several times faster here, and
     their area ignores the holes that crowns and X marks punch in a cell.
     """
-    return _blobs_among(outlines_of(mask), min(mask.shape), min_cell)
+    return _blobs_among(outlines_of(mask), mask.shape, min_cell)
 
 
-def _blobs_among(outlines: Outlines, side: int, min_cell: int) -> Blobs:
-    """The blobs (see `find_blobs`) among a mask's outlines; `side`: the mask's smaller side."""
-    limit = 0.6 * side
-    _, _, w, h = outlines.boxes.T
+def _blobs_among(outlines: Outlines, shape: tuple[int, ...], min_cell: int) -> Blobs:
+    """The blobs (see `find_blobs`) among the outlines of a mask of `shape`.
+
+    A cell the image edge cuts a little (up to 30% of it: a tight crop, a window edge) counts,
+    with its box restored to a square beyond that edge: its centre and size are those of the
+    whole cell, so it joins its board's grid (and the frame checks see the edge cut it)."""
+    limit = 0.6 * min(shape[:2])
+    x, y, w, h = outlines.boxes.T
+    cut_x = ((x == 0) | (x + w == shape[1])) & (w < h) & (w * 10 >= h * 7)
+    cut_y = ((y == 0) | (y + h == shape[0])) & (h < w) & (h * 10 >= w * 7)
     # the box tests first, on all outlines at once: few outlines pass them
     squarish = (
         (outlines.parents < 0)  # not the edge of a hole
-        & (min_cell <= w) & (w < limit) & (min_cell <= h) & (h < limit) & (w * 4 < h * 5) & (h * 4 < w * 5)
+        & (min_cell <= w) & (w < limit) & (min_cell <= h) & (h < limit)
+        & (((w * 4 < h * 5) & (h * 4 < w * 5)) | cut_x | cut_y)
     )
     boxes = []
     for i in np.flatnonzero(squarish).tolist():
@@ -95,10 +103,21 @@ def _blobs_among(outlines: Outlines, side: int, min_cell: int) -> Blobs:
             continue  # not a filled square: an L of merged cells, a ring, a letter
         if not _is_square(contour, bw, bh):
             continue  # a disc (a round button passes the area test: 78.5% of its box)
-        boxes.append((bx, by, bx + bw, by + bh))
+        boxes.append(_restored((bx, by, bx + bw, by + bh), shape))
     box_array = np.array(boxes, dtype=np.int64).reshape(-1, 4)
     # centre of the bounding box, not of the pixels: crowns and X marks punch holes off-centre
     return Blobs(box_array, (box_array[:, :2] + box_array[:, 2:]) / 2.0)
+
+
+def _restored(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A blob's box (x0, y0, x1, y1) made square beyond the image edge that cuts it short."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if w * 4 < h * 5 and h * 4 < w * 5:
+        return box  # square enough: as found
+    if w < h:
+        return (x1 - h, y0, x1, y1) if x0 == 0 else (x0, y0, x0 + h, y1)
+    return (x0, y1 - w, x1, y1) if y0 == 0 else (x0, y0, x1, y0 + w)
 
 
 ROUND_FILL = 0.8  # of its box, a disc's convex outline fills 78.5%; a cell's (even notched) more
@@ -272,11 +291,13 @@ def _extend(
         # light near the cell's left and right edges (crowns and discs sit in the middle)
         edge_x = [int(round(at + f * span)) for f in (0.15, 0.2, 0.8, 0.85)]
         half = max(1, int(0.2 * pitch))
+        # (an outer cell a tight crop cuts may start before the image: its rows are clamped to it)
         light = np.mean([
-            view[int(y) - half : int(y) + half + 1, edge_x].mean() / 255 > 0.6 for y in mids
+            view[max(0, int(y) - half) : max(1, int(y) + half + 1), edge_x].mean() / 255 > 0.6 for y in mids
         ])
         lines = np.mean([
-            view[int(round(y)) - 1 : int(round(y)) + 2, x0:x1].min(axis=0).mean() / 255 < 0.5 for y in gaps
+            view[max(0, int(round(y)) - 1) : max(1, int(round(y)) + 2), x0:x1].min(axis=0).mean() / 255 < 0.5
+            for y in gaps
         ])
         if light >= 0.8 and lines >= 0.8 and (best is None or light + lines > best[0]):
             best = (light + lines, side, at, span)
@@ -366,7 +387,7 @@ def fit_board(mask: np.ndarray, min_cell: int = MIN_CELL) -> Lattice:
     on a good share of its cells: a board of large cells beside one of small cells is not a
     board of small cells. If no board is found that way, the first answer stands."""
     outlines = outlines_of(mask)  # found once for the blobs and (when needed) the light areas
-    blobs = _blobs_among(outlines, min(mask.shape), min_cell)
+    blobs = _blobs_among(outlines, mask.shape, min_cell)
     groups = group_boards(blobs)  # for the main board and (when needed) the likely cell sizes
     first: BoardNotFound | None = None
     lattice: Lattice | None = None
@@ -418,10 +439,12 @@ def _area(lattice: Lattice) -> float:
     return float((lattice.right[-1] - lattice.left[0]) * (lattice.bottom[-1] - lattice.top[0]))
 
 
-def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False) -> Lattice:
+def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False, still: bool = False) -> Lattice:
     """The main board's lattice in full-image pixel coordinates; with `stripes`, red conflict
     stripes are first taken out of the grid lines (costs a few milliseconds); with `dark_cells`,
-    dark areas between lines count as cells too (only DARK_CELLS and below is a line or border).
+    dark areas between lines count as cells too (only DARK_CELLS and below is a line or border);
+    with `still` (an image file, not a live window), a tight crop of the board is taken as whole
+    (the lattice says so: `tight_crop`; vision/tight.py).
 
     Large images are searched at reduced size (speed), then the board is re-fitted on a
     full-resolution crop around what the search found (accuracy).
@@ -431,9 +454,7 @@ def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False) -> L
     cells = light_mask(shades, stripes, DARK_CELLS) if dark_cells else mask
     factor = -(-max(h, w) // SEARCH_SIDE)
     if factor == 1:
-        lattice = fit_board(cells)
-        check_frame(mask, lattice)
-        return lattice
+        return framed(mask, fit_board(cells), still, shades.gray)
     scale = 1 / factor
     small = shrink_mask(cells, factor)
     rough = fit_board(small, min_cell=max(4, round(MIN_CELL * scale * 1.5)))
@@ -449,6 +470,15 @@ def locate(shades: Shades, stripes: bool = False, dark_cells: bool = False) -> L
         raise BoardNotFound(
             f"board size unclear: {rough.n}x{rough.n} at reduced size, {lattice.n}x{lattice.n} at full size"
         )
-    lattice = lattice.shifted(x0, y0)
-    check_frame(mask, lattice)
+    return framed(mask, lattice.shifted(x0, y0), still, shades.gray)
+
+
+def framed(mask: np.ndarray, lattice: Lattice, still: bool, gray: np.ndarray) -> Lattice:
+    """`lattice` once its frame shows it whole (or, in a still, a tight crop of it), else
+    BoardCutOff or BoardNotFound."""
+    sides = frame_sides(mask, lattice, gray)
+    tight = tight_crop_lattice(mask, lattice, sides) if still else None
+    if tight is not None:
+        return tight
+    judge_sides(sides, thickest_line(lattice))
     return lattice

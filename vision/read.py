@@ -42,6 +42,9 @@ import numpy as np
 
 from capture.geometry import Rect
 from capture.image_file import load_image
+from capture.models import Frame
+from solver.puzzle import Puzzle
+from vision.enlarged import enlargement
 from vision.lattice import Lattice
 from vision.locate import locate, stripes_on_lines
 from vision.reading import (
@@ -57,6 +60,7 @@ from vision.regions import cell_colour_margin, read_regions
 from vision.sample import BoardSamples, sample_board
 from vision.shades import Shades, shades_of, share_around_marks, without_stripes
 from vision.states import read_states
+from vision.tight import tight_margin, unique_or_refused
 
 # Red conflict stripes hide part of the cells they cover: such a reading is never clicked on.
 STRIPED_SCORE = 0.75
@@ -93,11 +97,16 @@ def as_rgb(image: np.ndarray) -> np.ndarray:
     raise BoardNotFound(f"expected an RGB image, got an array of shape {image.shape}")
 
 
-def read_board(image: np.ndarray) -> BoardReading:
+def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
     """Read the main Queens board in an RGB (or RGBA) image; a screen grab in mss's BGRA goes
     through `from_bgra` (or `capture.Frame.rgb`) first.
 
     Raises BoardNotFound when there is no single whole board, or its regions cannot be read.
+    `still`: the image is a picture file, not a live window or screen: a board cropped tightly
+    (its frame and a sliver of the outer cells cut away on all four sides) is read as the whole
+    board when its puzzle has exactly one solution (vision/tight.py; `BoardReading.tight_crop`),
+    below the click threshold. Live, a board the edge cuts is always refused: the user can
+    scroll it into view.
 
     >>> read_board(np.full((300, 300, 3), 255, np.uint8))
     Traceback (most recent call last):
@@ -107,10 +116,18 @@ def read_board(image: np.ndarray) -> BoardReading:
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:
         raise BoardNotFound(f"no board found: the image is only {rgb.shape[1]}x{rgb.shape[0]} pixels")
+    blocks = enlargement(rgb)
+    if blocks is not None:  # enlarged by repeating pixels: read at the size it was drawn
+        return blocks.scaled_back(_read(blocks.reduced(rgb), still))
+    return _read(rgb, still)
+
+
+def _read(rgb: np.ndarray, still: bool) -> BoardReading:
+    """`read_board` on an RGB image at the size it was drawn."""
     shades = shades_of(rgb)
     if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
-    lattice, samples, striped = _locate_and_sample(shades)
+    lattice, samples, striped = _locate_and_sample(shades, still)
     if striped:
         shades = without_stripes(shades, [_cell_rect(lattice, cell, rgb.shape) for cell in striped])
         samples = sample_board(shades.rgb, shades, lattice)
@@ -124,6 +141,10 @@ def read_board(image: np.ndarray) -> BoardReading:
             f"red conflict stripes on {len(striped)} cell(s) (queens break a rule); "
             "marks there may be misread",
         ))
+    if lattice.tight_crop:
+        puzzle = Puzzle.from_region_grid(regions.regions, given=_locked_cells(locked))
+        unique_or_refused(puzzle, lattice, rgb.shape)
+        margins.append(tight_margin())
     confidence, reasons = weigh(margins)
     return BoardReading(
         n=lattice.n,
@@ -137,49 +158,55 @@ def read_board(image: np.ndarray) -> BoardReading:
         confidence=confidence,
         reasons=reasons,
         solved_look=states.solved_look,
+        tight_crop=lattice.tight_crop,
     )
 
 
-def _locate_and_sample(shades: Shades) -> tuple[Lattice, BoardSamples, list[tuple[int, int]]]:
+def _locked_cells(locked: np.ndarray) -> list[tuple[int, int]]:
+    """The cells of a boolean grid that are set (the locked queens), as (row, col)."""
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(locked))]
+
+
+def _locate_and_sample(shades: Shades, still: bool) -> tuple[Lattice, BoardSamples, list[tuple[int, int]]]:
     """The main board, its measurements and its cells under red conflict stripes.
 
     Stripes can cut cells up so that the board is missed or mis-fitted; then it is located again
     with the stripes taken out of the grid lines (only then: finding them costs time).
     """
     try:
-        lattice = locate(shades)
+        lattice = locate(shades, still=still)
     except BoardNotFound as first:
-        lattice = _locate_without_stripes(shades, first)
+        lattice = _locate_without_stripes(shades, first, still)
     else:
         samples = sample_board(shades.rgb, shades, lattice)
         striped = _confirm_stripes(shades, lattice, samples.striped())
         if not striped or not stripes_on_lines(shades):  # none on a line: the same mask, lattice
             return lattice, samples, striped
-        lattice = locate(shades, stripes=True)
+        lattice = locate(shades, stripes=True, still=still)
     samples = sample_board(shades.rgb, shades, lattice)
     return lattice, samples, _confirm_stripes(shades, lattice, samples.striped())
 
 
-def _locate_without_stripes(shades: Shades, first: BoardNotFound) -> Lattice:
+def _locate_without_stripes(shades: Shades, first: BoardNotFound, still: bool) -> Lattice:
     """After `first`: the board located with the red stripes taken out of the grid lines, else
     with dark cells counted. Where no stripe lies on a line, the light mask is the same as for
     `first`, so is the outcome: that search is not repeated."""
     if not stripes_on_lines(shades):
-        return _locate_with_dark_cells(shades, first)
+        return _locate_with_dark_cells(shades, first, still)
     try:
-        return locate(shades, stripes=True)
+        return locate(shades, stripes=True, still=still)
     except BoardNotFound:
-        return _locate_with_dark_cells(shades, first)
+        return _locate_with_dark_cells(shades, first, still)
 
 
-def _locate_with_dark_cells(shades: Shades, first: BoardNotFound) -> Lattice:
+def _locate_with_dark_cells(shades: Shades, first: BoardNotFound, still: bool) -> Lattice:
     """After `first`: a grid that missed whole lines of cells, looked for again with dark cells
     counted. A board found so has cells darker than any page draws, which the states' "dark"
     witness then names (so the reading is refused for its real cause, not as "no board")."""
     if not isinstance(first, GridNotSquare):
         raise first
     try:
-        return locate(shades, dark_cells=True)
+        return locate(shades, dark_cells=True, still=still)
     except BoardNotFound:
         raise first from None
 
@@ -231,7 +258,26 @@ def weigh(margins: list[Margin]) -> tuple[float, tuple[str, ...]]:
     return confidence, tuple(reasons)
 
 
+# JPEG quality at or below which a picture's 8-pixel blocks blur a board's lines past reading
+HEAVY_JPEG = 25
+
+
+def read_picture(frame: Frame) -> BoardReading:
+    """The board in a picture file's frame, read as a still; when none is read in a JPEG saved at
+    a quality so low that its blocks blur the lines, that is the cause given."""
+    try:
+        return read_board(frame.rgb, still=True)
+    except BoardNotFound:
+        quality = frame.jpeg_quality
+        if quality is None or quality > HEAVY_JPEG:
+            raise
+        raise BoardNotFound(
+            f"no board could be read: the picture is a JPEG saved at quality {quality}, whose 8-pixel "
+            "blocks blur the board's lines; save the screenshot as PNG (or as JPEG at quality 50 or more)"
+        ) from None
+
+
 def read_image(path: str | Path) -> BoardReading:
     """Read the board in an image file (PNG, JPEG, ... anything Pillow opens); ImageReadError
     when the file is missing or not a picture."""
-    return read_board(load_image(path).rgb)
+    return read_picture(load_image(path))

@@ -15,6 +15,10 @@ from solver.puzzle import Cell, Puzzle
 
 # The one sureness threshold: below it the actuator must not click (see BoardReading.is_certain).
 CONFIDENT = 0.9
+# What a reading says of a board whose frame a tight crop cut on all four sides (vision/tight.py):
+# in JSON ("frame"), and as a line of text.
+TIGHT_NOTE = "cut, read as a tight crop"
+TIGHT_LINE = "frame: cut on all four sides, read as a tight crop of the whole board"
 
 
 class BoardNotFound(QueensError):
@@ -103,11 +107,25 @@ class BoardReading:
     confidence: float
     reasons: tuple[str, ...]
     solved_look: bool
+    # a still cropped tightly to the board (the frame and a sliver of the outer cells cut away on
+    # every side), read as the whole board: see vision/tight.py
+    tight_crop: bool = False
 
     @property
     def is_certain(self) -> bool:
         """True when the reading is sure enough to act on (click) without a person checking it."""
         return self.confidence >= CONFIDENT
+
+    @property
+    def frame_note(self) -> str:
+        """How the board's outer frame was seen: "whole", or TIGHT_NOTE."""
+        return TIGHT_NOTE if self.tight_crop else "whole"
+
+    def uncertain_line(self, consequence: str) -> str:
+        """The warning every command gives for a reading below the click threshold: why, what
+        follows from it (`consequence`), and what to do."""
+        return (f"warning: the reading is uncertain ({'; '.join(self.reasons)}): {consequence}; "
+                "check it with `queens-autosolve detect`")
 
     def puzzle(self, name: str = "screen") -> Puzzle:
         """The regions as a Puzzle; locked (pre-placed) queens become its `given` cells."""

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from autosolve.cli import check_output_file
-from capture import load_image
+from capture import Frame, load_image
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.puzzle import default_label
-from vision import BoardNotFound, BoardReading, read_board
+from vision import BoardNotFound, BoardReading
+from vision.read import read_picture
+from vision.reading import TIGHT_LINE
 
 DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_BLOBS_GROUPED = 3000  # group_boards compares every pair of blobs: beyond this, draw them ungrouped
@@ -39,9 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     debug = check_output_file(Path(args.debug), "--debug", DEBUG_SUFFIXES) if args.debug else None
-    image = load_image(args.image).rgb
+    frame = load_image(args.image)
+    image = frame.rgb
     try:
-        reading = read_board(image)
+        reading = read_picture(frame)
     except BoardNotFound as exc:
         if debug is not None:
             write_picture(draw_failure(image, str(exc)), debug)
@@ -50,8 +54,17 @@ def run(args: argparse.Namespace) -> int:
         from vision.debug import draw_reading
 
         write_picture(draw_reading(image, reading), debug)
+    reading = in_file_pixels(reading, frame)
     print(json.dumps(reading_json(reading)) if args.json else describe(reading, Path(args.image).stem))
     return 0
+
+
+def in_file_pixels(reading: BoardReading, frame: Frame) -> BoardReading:
+    """The reading's centres and box in the file's pixels (a large picture is read reduced)."""
+    if frame.scale == 1:
+        return reading
+    centres = tuple(tuple(frame.to_screen(x, y) for x, y in row) for row in reading.centres)
+    return replace(reading, centres=centres, box=frame.box_to_screen(reading.box))
 
 
 def reading_json(reading: BoardReading) -> dict[str, object]:
@@ -68,6 +81,7 @@ def reading_json(reading: BoardReading) -> dict[str, object]:
         "reasons": list(reading.reasons),
         "solved_look": reading.solved_look,
         "queens": [list(cell) for cell in reading.queens()],
+        "frame": reading.frame_note,
     }
 
 
@@ -75,6 +89,8 @@ def describe(reading: BoardReading, name: str) -> str:
     """The puzzle in the text format, a blank line, the states grid and the confidence."""
     text = format_puzzle(reading.puzzle(name=name))
     lines = [text.rstrip("\n"), "", *reading.state_rows(), ""]
+    if reading.tight_crop:
+        lines.append(TIGHT_LINE)
     verdict = f"confidence {reading.confidence:.2f}"
     if reading.solved_look:
         verdict += ", page shows the board solved"

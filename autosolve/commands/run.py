@@ -79,7 +79,9 @@ def result_json(result: RunResult) -> dict[str, object]:
             "width": frame.window.rect.width, "height": frame.window.rect.height,
         },
         "confidence": reading.confidence,
+        "certain": reading.is_certain,
         "reasons": list(reading.reasons),
+        "frame": reading.frame_note,
         "states": reading.state_rows(),
         "solutions": result.solved.count,
         "unique": result.solved.unique,
@@ -102,9 +104,15 @@ def result_json(result: RunResult) -> dict[str, object]:
 
 def report_lines(result: RunResult) -> list[str]:
     """The outcome for people: what was read, solved, clicked and checked, then the timings."""
+    from vision.reading import TIGHT_LINE
+
     frame, reading, solved = result.frame, result.reading, result.solved
     where = f"window {frame.window.title!r}" if frame.window else frame.source.value
     lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
+    if reading.tight_crop:
+        lines.append(TIGHT_LINE)
+    if not reading.is_certain:
+        lines.append(reading.uncertain_line("no clicks planned"))
     if solved.solution is None:
         lines.append("the board as read has no solution")
     else:

@@ -15,6 +15,7 @@ from solver.formats import read_puzzles
 from solver.propagate import Step
 from solver.puzzle import Puzzle
 from solver.search import SearchResult, explain, search
+from vision.reading import TIGHT_LINE, BoardReading
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,13 +46,17 @@ DEFAULT_TIMEOUT = 300.0
 
 
 def run(args: argparse.Namespace) -> int:
-    limit = 2 if args.count else 1
+    # JSON always counts to 2: a reader takes "solutions" at its word (it costs one more branch)
+    limit = 2 if args.count or args.json else 1
     unsolved = 0
     timeout = args.timeout or None
     with time_limit(timeout, "solving") as work:
         # Read under the time limit too: a named pipe nobody writes to blocks in open().
-        with work.step(f"reading {reading(args.sources, args.image)}"):
-            puzzles = load_puzzles(args.sources, args.image)
+        with work.step(f"reading {what_is_read(args.sources, args.image)}"):
+            board = _reading_from_image(args.image, args.sources) if args.image else None
+            puzzles = [board.puzzle()] if board is not None else load_puzzles(args.sources, None)
+        if board is not None and not args.json:
+            print("\n".join(reading_lines(board, args.image)), flush=True)
         for puzzle in puzzles:
             with work.step(f"solving {title(puzzle)}"):
                 start = time.perf_counter()
@@ -60,17 +65,21 @@ def run(args: argparse.Namespace) -> int:
                 steps = explain(puzzle) if args.explain else None
                 graded = grade_of(puzzle, result) if args.grade else None
             unsolved += result.solution is None
-            print(_answer(puzzle, result, seconds, steps, args, graded), flush=True)
+            answer = _answer(puzzle, result, seconds, steps, args, graded, board)
+            print(answer, flush=True)
     return 1 if unsolved else 0
 
 
 def _answer(
     puzzle: Puzzle, result: SearchResult, seconds: float, steps: list[Step] | None, args: argparse.Namespace,
-    graded: Grade | str | None = None,
+    graded: Grade | str | None = None, reading: BoardReading | None = None,
 ) -> str:
-    """One puzzle's answer as printed: a JSON line, or the grid (and steps, and grade) and a blank line."""
+    """One puzzle's answer as printed: a JSON line, or the grid (and steps, and grade) and a blank
+    line; from a screenshot, the JSON says how sure its reading is."""
     if args.json:
         record = result_json(puzzle, result, seconds)
+        if reading is not None:
+            record.update(reading_json(reading))
         if steps is not None:
             record["steps"] = [step.text for step in steps]
         if args.grade:
@@ -102,7 +111,7 @@ def load_puzzles(sources: list[str], image: str | None) -> list[Puzzle]:
     if image and sources:
         raise QueensError("give either puzzle FILE|URL|- arguments or --image IMAGE, not both")
     if image:
-        return [_puzzle_from_image(image)]
+        return [_reading_from_image(image, sources).puzzle()]
     if not sources:
         raise QueensError("nothing to solve: give a puzzle FILE, a puzz.link URL, - for stdin, or --image")
     if sources.count("-") > 1:
@@ -110,7 +119,7 @@ def load_puzzles(sources: list[str], image: str | None) -> list[Puzzle]:
     return [puzzle for source in sources for puzzle in read_puzzles(source)]
 
 
-def reading(sources: list[str], image: str | None) -> str:
+def what_is_read(sources: list[str], image: str | None) -> str:
     """What the reading step is about, for the timeout message: a named pipe is said to be one
     (its open() waits for a writer)."""
     named = [image] if image else sources
@@ -120,13 +129,32 @@ def reading(sources: list[str], image: str | None) -> str:
     return ", ".join(named[:3]) + (" ..." if len(named) > 3 else "") if named else "the input"
 
 
-def _puzzle_from_image(path: str) -> Puzzle:
+def _reading_from_image(path: str, sources: list[str]) -> BoardReading:
+    """The board in a screenshot (read as a still: a tight crop may be the whole board)."""
+    if sources:
+        raise QueensError("give either puzzle FILE|URL|- arguments or --image IMAGE, not both")
     # Imported here so that solving text puzzles never needs the vision stack (OpenCV).
     try:
         from vision import read_image
     except ImportError as exc:
         raise QueensError(f"--image needs the vision package, which failed to load: {exc}") from None
-    return read_image(path).puzzle()
+    return read_image(path)
+
+
+def reading_lines(reading: BoardReading, path: str) -> list[str]:
+    """What was read from the screenshot and how sure it is; an uncertain reading says why."""
+    lines = [f"read a {reading.n}x{reading.n} board from {path} (confidence {reading.confidence:.2f})"]
+    if reading.tight_crop:
+        lines.append(TIGHT_LINE)
+    if not reading.is_certain:
+        lines.append(reading.uncertain_line("the answer may be for another puzzle"))
+    return lines
+
+
+def reading_json(reading: BoardReading) -> dict[str, object]:
+    """How sure the screenshot's reading is, for the JSON line."""
+    return {"confidence": round(reading.confidence, 3), "certain": reading.is_certain,
+            "reasons": list(reading.reasons), "frame": reading.frame_note}
 
 
 def title(puzzle: Puzzle) -> str:
