@@ -191,11 +191,13 @@ class BoardGuard:
         return found if len(found) > len(shaded) or len(shaded) > HOVER_LAG else []
 
     def _cell_changed(self, now: Frame, cell: Cell) -> bool:
-        """Whether the middle of `cell` shows anything else than when read (another mark)."""
+        """Whether the middle of `cell` shows anything else than when read (another mark), not
+        merely lighter or darker all over (a hover painted late, when read or since)."""
         r, c = cell
         xs, ys = self._in(now, self.cores)
-        colours = _colours_at(now.raw, xs[r, c][None, None], ys[r, c][None, None])
-        return bool((_differs(colours[0, 0], self.cores.colours[r, c]) > SAME_PIXEL).any())
+        colours = _colours_at(now.raw, xs[r, c][None, None], ys[r, c][None, None])[0, 0]
+        changed = _differs(colours, self.cores.colours[r, c]) > SAME_PIXEL
+        return bool(changed.any()) and not _shaded(colours[changed], self.cores.colours[r, c][changed])
 
 
 def window_change(before: WindowRecord, now: Placement | None) -> str:

@@ -24,6 +24,7 @@ SCROLL_QUIET = 0.1  # s a scrolled page must at least hold still to be at rest
 # no change there sooner: a page with no hover effect costs this once, when the pointer was on it
 HOVER_CLEARS = 0.3
 HOVER_POLL = 0.015  # s between grabs while waiting for it
+HOVER_STILL = 2  # grabs showing the same there after it changed: the page has done repainting
 NO_BOARD_HINT = (
     "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
     "board into view"
@@ -59,17 +60,19 @@ def after_the_pointer_left(
 ) -> Frame:
     """A grab taken once the page has repainted `around` (screen points: the cells about where
     the pointer was, with room for a tooltip) since `before`, the grab with the pointer there:
-    it has changed there and then held still for a grab, or HOVER_CLEARS seconds have passed.
+    it has changed there and then held still for HOVER_STILL grabs more, or HOVER_CLEARS seconds
+    have passed (a page may paint the hover late, then take it away: two changes).
     A hover tint or a tooltip read as part of the board makes the reading uncertain (the page
     repaints a cell the pointer left some frames later, not at once)."""
     deadline = time.monotonic() + HOVER_CLEARS
     first = _pixels_at(before, around)
     last: np.ndarray | None = None
-    repainted = False
+    repainted, still = False, 0
     while True:
         frame = grab(desktop, window)
         now = _pixels_at(frame, around)
-        if repainted and last is not None and np.array_equal(now, last):
+        still = still + 1 if last is not None and np.array_equal(now, last) else 0
+        if repainted and still >= HOVER_STILL:
             return frame
         repainted = repainted or not np.array_equal(now, first)
         if time.monotonic() >= deadline:

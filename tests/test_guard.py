@@ -172,3 +172,15 @@ def test_a_late_hover_on_a_cell_or_two_is_no_change_but_a_dimmed_board_is():
     desktop.picture = dimmed
     with pytest.raises(BoardChanged, match="the page changed under the board"):
         guard.check(2, 10, (0, 4), (2, 2))
+
+
+def test_the_next_cell_read_hovered_and_shown_plain_now_is_no_change():
+    """Read while the page still showed a hover on the cell (painted late), then repainted: the
+    same mark, only lighter, is no change; another mark still is."""
+    desktop = StandIn(picture(states=[".....", "...x.", ".....", ".....", "....."], hover=(1, 3)))
+    guard = guard_on(desktop)
+    desktop.picture = picture(states=[".....", "...x.", ".....", ".....", "....."])
+    guard.check(3, 10, (0, 0), (1, 3))
+    desktop.picture = picture(states=[".....", "...Q.", ".....", ".....", "....."])
+    with pytest.raises(CellChanged):
+        guard.check(3, 10, (0, 0), (1, 3))
