@@ -35,6 +35,7 @@ def load_image(path: str | Path) -> Frame:
             with Image.open(path) as image:
                 quality = jpeg_quality(getattr(image, "quantization", None))
                 size = image.size
+                check_not_too_large(path, size)
                 rgb = np.asarray(_reduced(image, -(-max(size) // MAX_SIDE)).convert("RGB"))
     except FileNotFoundError:
         raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
@@ -46,6 +47,24 @@ def load_image(path: str | Path) -> Frame:
         raise ImageReadError(f"{path}: cannot read it as an image ({exc}); give a PNG or JPEG") from None
     # a reduced picture keeps the file's size as its rect: Frame.to_screen gives the file's pixels
     return Frame.from_rgb(rgb, Rect(0, 0, *size), FrameSource.IMAGE, jpeg_quality=quality)
+
+
+# Pixels: the largest picture read. Pillow decodes a picture whole before anything can reduce it,
+# at 4 bytes a pixel: 64 Mpx took 459 MB and 1.5 s, 144 Mpx 771 MB and 2.9 s, 33 Mpx (8K) 263 MB
+# and 0.9 s (`detect`, whole process). No
+# screen shows that much (an 8K screen: 33 Mpx; three 4K screens side by side: 25 Mpx).
+MAX_PIXELS = 50_000_000
+
+
+def check_not_too_large(path: Path, size: tuple[int, int]) -> None:
+    """Refuse, before decoding it, a picture larger than any screenshot (MAX_PIXELS)."""
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise ImageReadError(
+            f"{path}: the picture is too large: {width}x{height}, {width * height / 1e6:.0f} Mpx, more than "
+            f"any screen shows (an 8K screen is 33 Mpx; read up to {MAX_PIXELS / 1e6:.0f}); scale it down "
+            "or crop it to the board"
+        )
 
 
 # px: a picture longer than this is read reduced by a whole factor (a board on it keeps cells of
