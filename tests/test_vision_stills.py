@@ -195,3 +195,30 @@ def test_a_large_picture_is_read_reduced_and_answers_in_its_own_pixels(tmp_path,
     x, y = data["centres"][4][4]
     sx, sy = small.centres[4][4]
     assert abs(x - sx * factor) <= factor and abs(y - sy * factor) <= factor
+
+
+def _with_page_tooltip(image: np.ndarray) -> np.ndarray:
+    """The real page's hover: the cell under the pointer darkened, a dark "Queen" label over the
+    cell above it (the practice page's --tooltip-ms shows the same)."""
+    out = render_board(generate_puzzle(N, rng=5).regions, ["." * N] * N, cell=CELL, hover=(4, 4))
+    x, y = cell_centres(N, CELL)[3][4]
+    w, h = int(CELL * 1.3), int(CELL * 0.6)
+    left, top = int(x) - w // 2, int(y) - h // 2
+    cv2.rectangle(out, (left, top), (left + w, top + h), (31, 31, 31), -1)
+    cv2.putText(out, "Queen", (left + 5, int(y) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1,
+                cv2.LINE_AA)
+    return out
+
+
+def test_a_still_with_the_pages_tooltip_is_never_answered_as_if_sure(capsys, tmp_path):
+    """The probe's tooltip still was read as 3 queens and answered with no word of doubt: now it is
+    refused in one line, or answered with the warning, never planned."""
+    path = tmp_path / "tooltip.png"
+    cv2.imwrite(str(path), _with_page_tooltip(_level())[:, :, ::-1])
+    status, out = _run(capsys, "solve", "--image", str(path))
+    if status == 2:
+        assert out.count("\n") == 1 and "Traceback" not in out
+    else:
+        assert "warning: the reading is uncertain (" in out, out
+    status, out = _run(capsys, "run", "--image", str(path))
+    assert status != 0 and "plan:" not in out
