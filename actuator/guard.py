@@ -105,7 +105,7 @@ class BoardGuard:
         self.cores = CellPoints.of(frame, reading, CORE_POINTS)
         region = np.array(reading.region_colours, dtype=np.int16)[np.array(reading.regions)]  # RGB
         # rim points showing their region's colour when read; the others are not judged
-        self.judged = _differs(self.rims.colours, region[:, :, None, ::-1]) == 0
+        self.judged: np.ndarray = _differs(self.rims.colours, region[:, :, None, ::-1]) <= SAME_PIXEL
         self.hovered: set[Cell] = set()  # cells the pointer has been on
 
     def check(self, done: int, planned: int, pointer_on: Cell | None, next_cell: Cell | None) -> None:

@@ -184,3 +184,16 @@ def test_the_next_cell_read_hovered_and_shown_plain_now_is_no_change():
     desktop.picture = picture(states=[".....", "...Q.", ".....", ".....", "....."])
     with pytest.raises(CellChanged):
         guard.check(3, 10, (0, 0), (1, 3))
+
+
+def test_a_board_whose_cells_are_not_flat_colours_is_still_watched():
+    """Rim points count when near their region's colour, not only when equal to it (gradients,
+    dithering, a colour-managed screen): a new puzzle under noisy cells still stops the clicks."""
+    noise = np.random.default_rng(1).integers(-6, 7, (400, 400, 3))
+    desktop = StandIn(np.clip(picture().astype(int) + noise, 0, 255).astype(np.uint8))
+    guard = guard_on(desktop)
+    assert guard.judged.mean() > 0.9
+    guard.check(2, 10, (0, 0), (1, 3))
+    desktop.picture = np.clip(picture(OTHER_REGIONS).astype(int) + noise, 0, 255).astype(np.uint8)
+    with pytest.raises(BoardChanged, match="the page changed under the board"):
+        guard.check(4, 10, (4, 4), (1, 3))
