@@ -163,6 +163,20 @@ def shows_cells(display: str) -> bool:
     return True
 
 
+def post(server: PracticeServer, path: str, body: object, timeout: float = 60) -> tuple[int, dict]:
+    """POST `body` as JSON to the practice server: the status and the JSON answer."""
+    import http.client
+    import json
+
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
+    try:
+        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
 def wait_painted(browser: Chromium) -> None:
     """Return once the page in `browser` has drawn two more frames: the screen shows what it holds."""
     browser.call("Runtime.evaluate", expression=TWO_FRAMES, awaitPromise=True)

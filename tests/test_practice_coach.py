@@ -7,13 +7,11 @@ keyboard, with the outlined cells looked for on screen.
 
 from __future__ import annotations
 
-import http.client
-import json
 import time
 
 import numpy as np
 import pytest
-from live import board_box, grab, shown, xdotool
+from live import board_box, grab, post, shown, xdotool
 
 from autosolve.practice.server import PracticeServer
 from solver.coach import Tier
@@ -24,16 +22,6 @@ from solver.search import search
 SIX = generate_puzzle(6, rng=5)
 SIX_ANSWER = set(search(SIX).solution.queens)
 HINT_BLUE = (10, 102, 194)  # the dashed outline of the cells a hint lets you mark
-
-
-def post(server: PracticeServer, path: str, body: object) -> tuple[int, dict]:
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
-    try:
-        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
 
 
 def test_a_hint_on_the_empty_board_is_a_step_that_keeps_the_answer():

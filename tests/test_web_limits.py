@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from live import post
 
 import solver.difficulty
 from autosolve.practice.server import PracticeServer
@@ -24,16 +25,6 @@ from solver.puzzle import Puzzle
 
 FOUR = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="four")
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
-
-
-def post(server: PracticeServer, path: str, body: object, timeout: float = 60) -> tuple[int, dict]:
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
-    try:
-        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
 
 
 def get(server: PracticeServer, path: str) -> tuple[int, dict]:
