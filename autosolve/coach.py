@@ -110,7 +110,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
         frame = load_image(source.image)
         reading = read(frame)
         return HintResult(frame, reading, advise_reading(reading))
-    with open_desktop(source.display) as desktop:
+    with open_desktop(source.display, source.desktop) as desktop:
         if apply:
             desktop.prepare_input()
         home = desktop.pointer()

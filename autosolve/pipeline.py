@@ -238,7 +238,7 @@ def run(source: Source, options: Options | None = None) -> RunResult:
         return _run_offline(source)
     watch = Stopwatch()
     with watch.stage("connect"):
-        desktop = open_desktop(source.display)
+        desktop = open_desktop(source.display, source.desktop)
     with desktop:
         with watch.stage("connect"):
             desktop.monitors()  # opens mss now, not inside the timed grab

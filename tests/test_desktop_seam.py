@@ -3,6 +3,10 @@ desktop not implemented yet is one line that names it and what works today."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from capture import DesktopSession, UnsupportedDesktopError, X11Desktop, open_desktop
@@ -49,3 +53,21 @@ def test_open_desktop_gives_the_x11_desktop_by_default(xvfb):
         assert isinstance(desktop, X11Desktop)
         session: DesktopSession = desktop  # the X11 desktop is a DesktopSession (mypy checks the product)
         assert session.pointer().on_screen
+
+
+@pytest.mark.parametrize("command", [["run", "--desktop", "wlroots"], ["hint", "--desktop", "gnome"],
+                                     ["run", "--dry-run", "--desktop", "gnome"]])
+def test_cli_with_a_desktop_not_implemented_exits_2_with_one_line(command):
+    done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=dict(os.environ),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"--desktop {command[-1]} is not supported yet" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_cli_with_an_unknown_desktop_exits_2_with_one_line():
+    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "kwin"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--desktop" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
