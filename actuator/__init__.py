@@ -1,10 +1,10 @@
 """Actuator: plan the clicks that turn the board into the solution, check it is safe, click.
 
 ``plan_clicks`` (pure) gives a `ClickPlan`; ``actuator.safety`` holds the checks that must pass
-first; ``click_plan`` makes the clicks with pyautogui, fail-safe on.
+first; ``click_plan`` makes the clicks through the desktop (`capture.desktop.DesktopSession`).
 """
 
-from actuator.clicker import click_plan, load_pyautogui
+from actuator.clicker import click_plan
 from actuator.errors import ActuatorError, ClickAborted, ClickOutsideBoard, UnsafeToClick
 from actuator.plan import Click, ClickPlan, cell_steps, plan_clicks
 from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
@@ -22,6 +22,5 @@ __all__ = [
     "check_unique",
     "check_window_unchanged",
     "click_plan",
-    "load_pyautogui",
     "plan_clicks",
 ]

@@ -28,19 +28,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from actuator.errors import BoardChanged, CellChanged, UnsafeToClick
 from actuator.safety import check_not_covered, check_window_unchanged
 from capture.geometry import Rect
-from capture.models import Frame, FrameSource, Placement, WindowRecord
+from capture.models import Frame, Placement, WindowRecord
 from solver.puzzle import Cell, cell_name
 from vision.reading import BoardReading
 from vision.recheck import lattice_at
 from vision.shades import STRIPE_KEEPS_RED
 from vision.states import RIM_POINTS
+
+if TYPE_CHECKING:
+    from capture.desktop import DesktopSession
 
 # The largest difference in any colour channel (0-255) at a point that is still the same pixel.
 # A screen grab is exact, so an unchanged page gives 0; a hover tint is 10-20, a new region
@@ -53,18 +56,6 @@ HOVER_LAG = 2  # cells that may still show a late hover tint (see `_shaded`)
 HOVER_FACTORS = (0.75, 1.3)  # a hover tint's brightness factor, darker or lighter
 SHADE_SLACK = 8  # per channel, off the one factor: rounding and blending
 STRIPE_FADES = 15  # how much further green falls than red under a red stripe (or its edge), at least
-
-
-class WatchedDesktop(Protocol):
-    """What the guard asks of the desktop (`capture.Desktop` is one)."""
-
-    def refresh(self, window: WindowRecord) -> WindowRecord | None: ...
-
-    def placement(self, window: WindowRecord) -> Placement | None: ...
-
-    def windows_above(self, window: WindowRecord) -> list[WindowRecord]: ...
-
-    def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame: ...
 
 
 @dataclass(frozen=True)
@@ -94,7 +85,7 @@ class BoardGuard:
     """Checks, before each click, that the board is still where and what it was in `frame`
     (the frame `reading` was read from and the clicks planned on); `board`: its screen box."""
 
-    def __init__(self, desktop: WatchedDesktop, window: WindowRecord | None, frame: Frame,
+    def __init__(self, desktop: DesktopSession, window: WindowRecord | None, frame: Frame,
                  reading: BoardReading, board: Rect) -> None:
         self.desktop = desktop
         self.window = window

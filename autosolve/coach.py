@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from actuator.clicker import Pace, load_pyautogui
+from actuator.clicker import Pace
 from actuator.errors import UnsafeToClick
 from actuator.plan import Click, ClickPlan, cell_steps, click_on
 from actuator.safety import check_certain
@@ -28,7 +28,7 @@ from autosolve.pipeline import (
     put_pointer_back,
     solve,
 )
-from capture import Desktop, Frame, load_image
+from capture import DesktopSession, Frame, load_image, open_desktop
 from capture.models import Pointer
 from solver.coach import Advice, Coach, CoachError, Hint, Position, Tier
 from solver.puzzle import Cell, cell_name
@@ -110,9 +110,9 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
         frame = load_image(source.image)
         reading = read(frame)
         return HintResult(frame, reading, advise_reading(reading))
-    with Desktop(source.display) as desktop:
+    with open_desktop(source.display, source.desktop) as desktop:
         if apply:
-            load_pyautogui(desktop.name, desktop.display)
+            desktop.prepare_input()
         home = desktop.pointer()
         try:
             return _live(desktop, source, apply, any_window, delay, home)
@@ -121,7 +121,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
                 put_pointer_back(desktop, home)
 
 
-def _live(desktop: Desktop, source: Source, apply: bool, any_window: bool, delay: float,
+def _live(desktop: DesktopSession, source: Source, apply: bool, any_window: bool, delay: float,
           home: Pointer) -> HintResult:
     window = find_window(desktop, source.window, any_window)
     frame, reading = first_reading(desktop, window, home, park=apply)

@@ -8,9 +8,8 @@ import time
 
 import numpy as np
 
-from actuator.clicker import load_pyautogui
 from actuator.errors import ClickAborted, UnsafeToClick
-from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord
+from capture import BoardNotVisibleError, DesktopSession, Frame, Rect, WindowRecord
 from vision import BoardCutOff, BoardNotFound, BoardReading, RegionsUnreadable, TwoBoards, read_board
 from vision.frame import SCROLL
 from vision.read import read_picture
@@ -31,7 +30,7 @@ NO_BOARD_HINT = (
 )
 
 
-def grab(desktop: Desktop, window: WindowRecord | None) -> Frame:
+def grab(desktop: DesktopSession, window: WindowRecord | None) -> Frame:
     """The window's pixels (or the whole screen's when `window` is None)."""
     return desktop.grab_screen() if window is None else desktop.grab_window(window)
 
@@ -56,7 +55,7 @@ def read(frame: Frame) -> BoardReading:
 
 
 def after_the_pointer_left(
-    desktop: Desktop, window: WindowRecord | None, before: Frame, around: Rect
+    desktop: DesktopSession, window: WindowRecord | None, before: Frame, around: Rect
 ) -> Frame:
     """A grab taken once the page has repainted `around` (screen points: the cells about where
     the pointer was, with room for a tooltip) since `before`, the grab with the pointer there:
@@ -141,12 +140,10 @@ def cut_advice(exc: BoardCutOff) -> str:
     )
 
 
-def scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, BoardReading]:
+def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Frame, BoardReading]:
     """--scroll: turn the mouse wheel over the page (never a click), one notch at a time, until
     the whole board shows. A wheel notch scrolls about 100 px: a window that shows the board
     only between two notches (the cut moves to the other edge) must be made larger."""
-    gui = load_pyautogui(desktop.name)
-    gui.PAUSE = 0.0
     inside = window.rect.intersection(desktop.monitors()[0].rect)
     point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
     first_cut: tuple[str, ...] = ()
@@ -173,9 +170,9 @@ def scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Boa
         if not desktop.move_pointer(*point).at(*point):
             break
         if "bottom" in cut or "top" in cut:
-            gui.scroll(-1 if "bottom" in cut else 1)
+            desktop.wheel(down=1 if "bottom" in cut else -1)
         else:
-            gui.hscroll(1 if "right" in cut else -1)
+            desktop.wheel(right=1 if "right" in cut else -1)
         scrolled = _scrolled_grab(desktop, window, frame)
         if scrolled is None:
             break  # the page did not move: nothing left to scroll that way
@@ -184,7 +181,9 @@ def scroll_into_view(desktop: Desktop, window: WindowRecord) -> tuple[Frame, Boa
                                "yourself and run again; nothing was clicked")
 
 
-def check_scroll_point(desktop: Desktop, window: WindowRecord, point: tuple[int, int], notches: int) -> None:
+def check_scroll_point(
+    desktop: DesktopSession, window: WindowRecord, point: tuple[int, int], notches: int
+) -> None:
     """The wheel turns whatever window is under the pointer: refuse unless it is the browser's
     (another window stacked over the middle of the page would be scrolled instead). `notches`:
     how many the page was scrolled already."""
@@ -200,7 +199,7 @@ def check_scroll_point(desktop: Desktop, window: WindowRecord, point: tuple[int,
 
 
 def blame_window_over(
-    desktop: Desktop, window: WindowRecord | None, exc: BoardNotVisibleError
+    desktop: DesktopSession, window: WindowRecord | None, exc: BoardNotVisibleError
 ) -> BoardNotVisibleError:
     """The error for a window where no board could be read: when another window lies over part
     of it, that window is named first (the grab shows its pixels where the page should be: a
@@ -220,7 +219,7 @@ def blame_window_over(
     )
 
 
-def _scrolled_grab(desktop: Desktop, window: WindowRecord, before: Frame) -> Frame | None:
+def _scrolled_grab(desktop: DesktopSession, window: WindowRecord, before: Frame) -> Frame | None:
     """A grab once the page has taken a wheel notch and come to rest; None when it showed nothing
     of it within SCROLL_RESPONSE s. It has come to rest when it has not moved for twice the
     longest it took between two moves, the first counted from the notch, and at least

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from actuator.clicker import Pace, click_plan, load_pyautogui
+from actuator.clicker import Pace, click_plan
 from actuator.errors import CellChanged, ClickAborted, UnsafeToClick
 from actuator.guard import BoardGuard
 from actuator.plan import ClickPlan, plan_clicks
@@ -48,7 +48,16 @@ from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing 
     Source,
     Stopwatch,
 )
-from capture import BoardNotVisibleError, Desktop, Frame, Rect, WindowRecord, check_browser, load_image
+from capture import (
+    BoardNotVisibleError,
+    DesktopSession,
+    Frame,
+    Rect,
+    WindowRecord,
+    check_browser,
+    load_image,
+    open_desktop,
+)
 from capture.models import Pointer
 from solver.errors import QueensError
 from solver.puzzle import Solution
@@ -63,7 +72,7 @@ PARK_GAP = 12  # px between the board and where the pointer is parked while the 
 # --- the stages ----------------------------------------------------------------------------
 
 
-def find_window(desktop: Desktop, title: str | None = None, any_window: bool = False) -> WindowRecord:
+def find_window(desktop: DesktopSession, title: str | None = None, any_window: bool = False) -> WindowRecord:
     """The browser window showing the game (default: a browser window titled "Queens")."""
     return desktop.find_window(title, any_window)
 
@@ -91,7 +100,7 @@ def plan(reading: BoardReading, solved: Solved, frame: Frame) -> ClickPlan:
 
 
 def click(
-    desktop: Desktop,
+    desktop: DesktopSession,
     frame: Frame,
     reading: BoardReading,
     clicks: ClickPlan,
@@ -106,14 +115,14 @@ def click(
     if not frame.on_screen:
         raise UnsafeToClick("the board came from an image file; there is nothing on screen to click")
     guard = BoardGuard(desktop, window or frame.window, frame, reading, clicks.box)
-    return click_plan(clicks, display=desktop.name, pointer=desktop, pace=pace or Pace(), guard=guard)
+    return click_plan(clicks, desktop=desktop, pace=pace or Pace(), guard=guard)
 
 
 @dataclass
 class Session:
     """One live run's open display, the board as first read, and the window it is in."""
 
-    desktop: Desktop
+    desktop: DesktopSession
     frame: Frame  # the first grab
     reading: BoardReading  # the first reading: its geometry and regions hold for the whole run
     solved: Solved
@@ -229,12 +238,12 @@ def run(source: Source, options: Options | None = None) -> RunResult:
         return _run_offline(source)
     watch = Stopwatch()
     with watch.stage("connect"):
-        desktop = Desktop(source.display)
+        desktop = open_desktop(source.display, source.desktop)
     with desktop:
         with watch.stage("connect"):
             desktop.monitors()  # opens mss now, not inside the timed grab
             if not options.dry_run:
-                load_pyautogui(desktop.name, desktop.display)  # tens of ms: not in the click stage
+                desktop.prepare_input()  # tens of ms: not in the click stage
         home = desktop.pointer()
         try:
             return _run_live(desktop, source, options, watch, home)
@@ -243,7 +252,7 @@ def run(source: Source, options: Options | None = None) -> RunResult:
                 put_pointer_back(desktop, home)
 
 
-def put_pointer_back(desktop: Desktop, home: Pointer) -> None:
+def put_pointer_back(desktop: DesktopSession, home: Pointer) -> None:
     """The user's pointer back where it was before the run moved it, unless they have taken the
     mouse since (it is no longer where the run last put it): then it stays with them."""
     placed = desktop.placed
@@ -252,7 +261,7 @@ def put_pointer_back(desktop: Desktop, home: Pointer) -> None:
 
 
 def _run_live(
-    desktop: Desktop, source: Source, options: Options, watch: Stopwatch, home: Pointer
+    desktop: DesktopSession, source: Source, options: Options, watch: Stopwatch, home: Pointer
 ) -> RunResult:
     window = None
     if not source.screen:
@@ -278,7 +287,7 @@ def _run_live(
 
 
 def first_reading(
-    desktop: Desktop,
+    desktop: DesktopSession,
     window: WindowRecord | None,
     home: Pointer,
     *,
@@ -322,7 +331,7 @@ def first_reading(
 
 
 def _window_showing(
-    desktop: Desktop, frame: Frame, reading: BoardReading, options: Options
+    desktop: DesktopSession, frame: Frame, reading: BoardReading, options: Options
 ) -> WindowRecord | None:
     """--screen: the window the board is in, which must be a browser (or --any-window)."""
     board = board_on_screen(frame, reading)

@@ -24,12 +24,14 @@ STAGES = ("connect", "find window", "scroll", "grab", "read", "solve", "plan", "
 class Source:
     """Where the board comes from: a window by title (default: a browser window titled
     "Queens"), the whole screen, or a file; one of them, never two. `display`: the X11 display
-    of a window or the screen (default: $DISPLAY)."""
+    of a window or the screen (default: $DISPLAY); `desktop`: which desktop it is on, one of
+    `capture.desktop.DESKTOPS` ("auto": from the session)."""
 
     window: str | None = None
     screen: bool = False
     image: Path | None = None
     display: str | None = None
+    desktop: str = "auto"
 
     def __post_init__(self) -> None:
         given = {"window": self.window is not None, "screen": self.screen, "image": self.image is not None}

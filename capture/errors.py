@@ -20,6 +20,10 @@ class WaylandSessionError(CaptureError):
     """A Wayland session without X11: other windows cannot be found, read or clicked."""
 
 
+class UnsupportedDesktopError(CaptureError):
+    """The desktop asked for (--desktop) or found (a Wayland session) has no implementation yet."""
+
+
 class WindowNotFoundError(CaptureError):
     """No window matches the title we look for."""
 

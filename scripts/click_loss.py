@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/
 
 from desktops import Firefox, Openbox  # noqa: E402
 
-from actuator.clicker import load_pyautogui  # noqa: E402
 from autosolve.browser import Chromium, Xvfb, wait_for_board  # noqa: E402
 from autosolve.practice.server import PracticeServer, PracticeTimeout  # noqa: E402
+from capture.x11 import load_pyautogui  # noqa: E402
 from solver.generate import generate_puzzle  # noqa: E402
 from solver.puzzle import Cell, Puzzle  # noqa: E402
 from solver.search import solve  # noqa: E402

@@ -194,7 +194,7 @@ def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
     """Every button press and release this process sends through pyautogui, recorded (and still
     sent). A test that says nothing was clicked checks it here, where a click would start, with
     no waiting."""
-    from actuator.clicker import load_pyautogui
+    from capture.x11 import load_pyautogui
 
     backend = load_pyautogui(xvfb.display).platformModule  # type: ignore[attr-defined]
     sent: list[SentClick] = []

@@ -199,7 +199,7 @@ class Firefox(Browser):
 def window_manager_runs(display: str) -> bool:
     """Whether a window manager manages `display` (it has set _NET_SUPPORTING_WM_CHECK on the root
     window, as openbox does once it has started)."""
-    from capture.x11 import open_display
+    from capture.x11_windows import open_display
 
     connection = open_display(display)
     try:

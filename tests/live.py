@@ -251,7 +251,7 @@ def cell_centre(
 
 def clicker(browser: Browser) -> ModuleType:
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from actuator.clicker import load_pyautogui
+    from capture.x11 import load_pyautogui
 
     gui = load_pyautogui(browser.display)
     gui.PAUSE = 0

@@ -117,7 +117,7 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
             raise AssertionError("the pointer must not even be looked at")
 
     with pytest.raises(ClickOutsideBoard):
-        click_plan(plan, display=":never-used", pointer=NoPointer())
+        click_plan(plan, desktop=NoPointer())
 
 
 @settings(max_examples=200, deadline=None)

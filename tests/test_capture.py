@@ -28,7 +28,7 @@ from capture import (
     load_image,
     rank_windows,
 )
-from capture.x11 import display_name
+from capture.x11_windows import display_name
 
 CHROMIUM = ("chromium (/tmp/profile)", "Chromium")
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from actuator.clicker import load_pyautogui
 from capture import Desktop
+from capture.x11 import load_pyautogui
 
 SHARED_AT_IMPORT = """
 import Xlib.display
-from actuator.clicker import load_pyautogui
+from capture.x11 import load_pyautogui
 from capture import Desktop
 real = Xlib.display.Display
 with Desktop({display!r}) as desktop:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autosolve.flags import DELAY
+from capture.desktop import DESKTOPS
 
 if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when the command runs
     from autosolve.coach import HintResult
@@ -34,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(default: a browser window titled 'Queens')")
     where.add_argument("--image", metavar="FILE", type=Path, help="read a screenshot file instead")
     parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
+    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
+                        help="the desktop to work on (default auto: X11, unless the session is Wayland, "
+                        "which is not supported yet)")
     parser.add_argument("--apply", action="store_true",
                         help="make the step on the board: click its X marks, or its queen")
     parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S", help="seconds between clicks")
@@ -48,7 +52,7 @@ def main(args: argparse.Namespace) -> int:
     from autosolve.coach import hint, nothing_to_apply, report_lines
     from autosolve.pipeline import Source
 
-    source = Source(window=args.window, image=args.image, display=args.display)
+    source = Source(window=args.window, image=args.image, display=args.display, desktop=args.desktop)
     result = hint(source, apply=args.apply, any_window=args.any_window, delay=args.delay)
     refused = nothing_to_apply(result.advice) if args.apply else None
     if args.json:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autosolve.flags import DELAY, POSITIVE
+from capture.desktop import DESKTOPS
 
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when the command runs
     from autosolve.pipeline import RunResult
@@ -33,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--image", metavar="FILE", type=Path,
                        help="read a screenshot file (nothing is clicked)")
     parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
+    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
+                        help="the desktop to work on (default auto: X11, unless the session is Wayland, "
+                        "which is not supported yet)")
     parser.add_argument("--dry-run", action="store_true",
                         help="do everything but click; print the solution and the plan")
     parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S",
@@ -55,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from autosolve.pipeline import Options, Source, run
 
-    source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display)
+    source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display,
+                    desktop=args.desktop)
     options = Options(dry_run=args.dry_run or args.image is not None, delay=args.delay,
                       verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
                       scroll=args.scroll, any_solution=args.any_solution)

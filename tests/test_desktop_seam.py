@@ -1,0 +1,73 @@
+"""The desktop seam: `open_desktop` picks X11 unless told otherwise or on a Wayland session, and a
+desktop not implemented yet is one line that names it and what works today."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from capture import DesktopSession, UnsupportedDesktopError, X11Desktop, open_desktop
+from capture.desktop import choose_desktop
+
+X11_SESSION = {"DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"}
+SWAY = {"WAYLAND_DISPLAY": "wayland-1", "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway",
+        "DISPLAY": ":0"}
+GNOME = {"WAYLAND_DISPLAY": "wayland-0", "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"}
+
+
+def test_auto_is_x11_on_an_x11_session():
+    assert choose_desktop(None, "auto", X11_SESSION) == "x11"
+
+
+def test_auto_is_x11_where_an_x11_display_is_named_even_in_a_wayland_session():
+    assert choose_desktop(":5", "auto", SWAY) == "x11"
+
+
+def test_x11_can_be_forced():
+    assert choose_desktop(None, "x11", SWAY) == "x11"
+
+
+@pytest.mark.parametrize("env, named", [(SWAY, "sway, a wlroots compositor"), (GNOME, "ubuntu:GNOME")])
+def test_auto_on_a_wayland_session_names_the_compositor_and_what_works(env, named):
+    with pytest.raises(UnsupportedDesktopError) as raised:
+        choose_desktop(None, "auto", env)
+    message = str(raised.value)
+    assert f"Wayland session ({named})" in message and "X11 session" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("desktop", ["wlroots", "gnome"])
+def test_a_desktop_not_implemented_yet_is_refused_naming_it_and_what_works(desktop):
+    with pytest.raises(UnsupportedDesktopError) as raised:
+        choose_desktop(None, desktop, X11_SESSION)
+    message = str(raised.value)
+    assert f"--desktop {desktop} is not supported yet" in message and "X11" in message
+    assert "\n" not in message
+
+
+def test_open_desktop_gives_the_x11_desktop_by_default(xvfb):
+    with open_desktop(xvfb.display) as desktop:
+        assert isinstance(desktop, X11Desktop)
+        session: DesktopSession = desktop  # the X11 desktop is a DesktopSession (mypy checks the product)
+        assert session.pointer().on_screen
+
+
+@pytest.mark.parametrize("command", [["run", "--desktop", "wlroots"], ["hint", "--desktop", "gnome"],
+                                     ["run", "--dry-run", "--desktop", "gnome"]])
+def test_cli_with_a_desktop_not_implemented_exits_2_with_one_line(command):
+    done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=dict(os.environ),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"--desktop {command[-1]} is not supported yet" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_cli_with_an_unknown_desktop_exits_2_with_one_line():
+    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "kwin"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--desktop" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
