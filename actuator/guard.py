@@ -39,6 +39,7 @@ from capture.models import Frame, Placement, WindowRecord
 from solver.puzzle import Cell, cell_name
 from vision.reading import BoardReading
 from vision.recheck import lattice_at
+from vision.sample import point_pixels
 from vision.shades import STRIPE_KEEPS_RED
 from vision.states import RIM_POINTS
 
@@ -70,14 +71,7 @@ class CellPoints:
 
     @classmethod
     def of(cls, frame: Frame, reading: BoardReading, fractions: np.ndarray) -> CellPoints:
-        lattice = lattice_at(reading)
-        span_x = (lattice.right - lattice.left)[None, :, None]
-        span_y = (lattice.bottom - lattice.top)[:, None, None]
-        xs = lattice.xs[None, :, None] + fractions[None, None, :, 0] * span_x
-        ys = lattice.ys[:, None, None] + fractions[None, None, :, 1] * span_y
-        h, w = frame.raw.shape[:2]
-        xs, ys = np.broadcast_arrays(np.clip(np.rint(xs), 0, w - 1).astype(np.intp),
-                                     np.clip(np.rint(ys), 0, h - 1).astype(np.intp))
+        xs, ys, _ = point_pixels(lattice_at(reading), fractions, frame.raw.shape)
         return cls(xs, ys, _colours_at(frame.raw, xs, ys))
 
 

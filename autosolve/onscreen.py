@@ -63,29 +63,28 @@ def after_the_pointer_left(
     have passed (a page may paint the hover late, then take it away: two changes).
     A hover tint or a tooltip read as part of the board makes the reading uncertain (the page
     repaints a cell the pointer left some frames later, not at once)."""
-    deadline = time.monotonic() + HOVER_CLEARS
-    first = _pixels_at(before, around)
+    area = around.intersection(before.rect)
+    deadline = time.monotonic() + (0.0 if area.empty else HOVER_CLEARS)
+    first = _pixels_at(before, area)
     last: np.ndarray | None = None
     repainted, still = False, 0
-    while True:
-        frame = grab(desktop, window)
-        now = _pixels_at(frame, around)
+    while time.monotonic() < deadline:
+        # only the cells about the pointer are grabbed while waiting; the window once, at the end
+        now = desktop.grab(area, source=before.source, window=window).raw
         still = still + 1 if last is not None and np.array_equal(now, last) else 0
         if repainted and still >= HOVER_STILL:
-            return frame
+            break
         repainted = repainted or not np.array_equal(now, first)
-        if time.monotonic() >= deadline:
-            return frame
-        last = now
+        last = now.copy()
         time.sleep(HOVER_POLL)
+    return grab(desktop, window)
 
 
 def _pixels_at(frame: Frame, area: Rect) -> np.ndarray:
-    """The pixels of `frame` at screen area `area` (the part inside the frame)."""
+    """The pixels of `frame` at screen area `area` (inside the frame)."""
     left, top = frame.to_image(area.left, area.top)
     right, bottom = frame.to_image(area.right, area.bottom)
-    x0, y0 = max(0, int(left)), max(0, int(top))
-    return frame.raw[y0 : max(y0, int(bottom)), x0 : max(x0, int(right))].copy()
+    return frame.raw[int(top) : int(bottom), int(left) : int(right)]
 
 
 def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:

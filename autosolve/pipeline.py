@@ -85,9 +85,12 @@ def solve(reading: BoardReading) -> Solved:
     return Solved(puzzle, result.solution, result.count, result.nodes)
 
 
-def check_solvable(solved: Solved, *, offer_any: bool = False) -> None:
-    """Refuse a board without exactly one solution; with several, counted on to COUNT_LIMIT so
-    the refusal can say how many (and, with `offer_any`, that --any-solution clicks one)."""
+def check_solvable(solved: Solved, *, any_solution: bool = False, offer_any: bool = False) -> None:
+    """Refuse a board without exactly one solution (with `any_solution`: without any); with
+    several, counted on to COUNT_LIMIT so the refusal can say how many (and, with `offer_any`,
+    that --any-solution clicks one)."""
+    if any_solution and solved.count >= 1:
+        return
     count = search(solved.puzzle, limit=COUNT_LIMIT).count if solved.count > 1 else solved.count
     check_unique(count, COUNT_LIMIT, offer_any=offer_any)
 
@@ -278,10 +281,7 @@ def _run_live(
     if options.dry_run:
         return _dry_result(frame, reading, solved, watch)
     check_certain(reading)
-    if options.any_solution:
-        check_unique(min(solved.count, 1))  # one valid placement will do; none still refused
-    else:
-        check_solvable(solved, offer_any=True)
+    check_solvable(solved, any_solution=options.any_solution, offer_any=True)
     session = Session(desktop, frame, reading, solved, target, options, watch)
     return _click_in_rounds(session, found_at)
 

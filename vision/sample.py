@@ -51,19 +51,28 @@ class BoardSamples:
         return [(int(r), int(c)) for r, c in np.argwhere(self.stripe_points >= STRIPED_POINTS)]
 
 
-def points_at(rgb: np.ndarray, lattice: Lattice, fractions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The colour at points placed in every cell at `fractions` ((points, 2): x and y as shares
-    of the cell's light span, from its centre): (n, n, points, 3) float; and which of the points
-    lie inside the image, (n, n, points) bool (the others take the nearest edge pixel)."""
+def point_pixels(
+    lattice: Lattice, fractions: np.ndarray, shape: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels of points placed in every cell at `fractions` ((points, 2): x and y as shares
+    of the cell's light span, from its centre) in an image of `shape`: x and y, (n, n, points)
+    ints, the nearest pixel (the nearest edge pixel for points outside); and which of the points
+    lie inside the image, (n, n, points) bool."""
     span_x = (lattice.right - lattice.left)[None, :, None]
     span_y = (lattice.bottom - lattice.top)[:, None, None]
     px = lattice.xs[None, :, None] + fractions[None, None, :, 0] * span_x
     py = lattice.ys[:, None, None] + fractions[None, None, :, 1] * span_y
     px, py = np.broadcast_arrays(px, py)
-    h, w = rgb.shape[:2]
+    h, w = shape[:2]
     inside = (px >= 0) & (px <= w - 1) & (py >= 0) & (py <= h - 1)
-    xi = np.clip(np.rint(px).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(py).astype(int), 0, h - 1)
+    return np.clip(np.rint(px).astype(int), 0, w - 1), np.clip(np.rint(py).astype(int), 0, h - 1), inside
+
+
+def points_at(rgb: np.ndarray, lattice: Lattice, fractions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour at points placed in every cell at `fractions` (see `point_pixels`): (n, n,
+    points, 3) float; and which of the points lie inside the image, (n, n, points) bool (the
+    others take the nearest edge pixel)."""
+    xi, yi, inside = point_pixels(lattice, fractions, rgb.shape)
     return rgb[yi, xi].astype(np.float64), inside
 
 
