@@ -83,7 +83,7 @@ def _register_amazons(games: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
     p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
     p.add_argument("--seed", type=int, default=None, help="seed for the random player")
-    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search")
+    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search", analyse=False)
     p.set_defaults(func=run_amazons)
 
 
@@ -98,18 +98,20 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_superqueen)
 
 
-def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str) -> None:
+def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str, *,
+                 analyse: bool = True) -> None:
     p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
     p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
     p.add_argument("--time", type=POSITIVE_SECONDS, default=1.0,
                    help="seconds per move for searching AIs (default 1)")
-    add_timeout(p)
+    add_timeout(p, analyse=analyse)
 
 
-def add_timeout(p: argparse.ArgumentParser) -> None:
+def add_timeout(p: argparse.ArgumentParser, *, analyse: bool = True) -> None:
+    """--timeout per AI move (and, where the command has --analyse, per analysed board)."""
+    analysed = ", or --analyse about one board" if analyse else ""
     p.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"stop when an AI thinks longer than SECONDS about one move, or --analyse "
-                   f"about one board (default "
+                   help=f"stop when an AI thinks longer than SECONDS about one move{analysed} (default "
                    f"{DEFAULT_TIMEOUT:g}; 0: no limit). Measured: the perfect Queens Game player "
                    "takes 2 s on a plain 10x10 and had not finished after 40 s on a plain 12x12 or a "
                    "16x16 region map")
