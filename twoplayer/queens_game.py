@@ -201,18 +201,18 @@ class QueensGame:
         return game
 
     def __str__(self) -> str:
-        """The board: Q for queens, the region letter (or '.') where a queen may still go, '-'
-        where none may."""
+        """The board: 1 and 2 for the first and the second player's queens (as the game page
+        marks them), the region letter (or '.') where a queen may still go, '-' where none may."""
         n = self.board.n
         labels = self.board.label_rows()
-        queens = set(self.queens)
+        queens = {cell: str(index % 2 + 1) for index, cell in enumerate(self.queens)}
         header = "    " + " ".join(f"{c + 1:>2}" for c in range(n))
         lines = [header]
         for r in range(n):
             cells = []
             for c in range(n):
                 if (r, c) in queens:
-                    ch = "Q"
+                    ch = queens[(r, c)]
                 elif self.free >> (r * n + c) & 1:
                     ch = labels[r][c]
                 else:

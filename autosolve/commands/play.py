@@ -160,7 +160,8 @@ def run_queens(args: argparse.Namespace) -> int:
         for i, kind in enumerate((args.p1, args.p2))
     ]
     console.say(f"Queens Game, {game.board.n}x{game.board.n}, {game.board.mode} mode. "
-                "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
+                "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.\n"
+                "A queen shows as 1 or 2: the player who placed it.")
     play_game(game, players, names, console)
     return 0
 
