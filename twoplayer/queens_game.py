@@ -42,10 +42,17 @@ from twoplayer.queens_players import (
 from twoplayer.queens_solver import Analysis, KaylesSolver, SolveTimeout, analyse
 
 __all__ = [
+    "DEFAULT_AI", "DEFAULT_MODE", "DEFAULT_SIZE",
     "MODES", "QUEENS_AIS", "STUBBORN_SECONDS", "Analysis", "GreedyPlayer", "KaylesSolver", "Mode",
     "PerfectPlayer", "QueensBoard", "QueensGame", "QueensSearchPlayer", "SolveTimeout", "analyse",
     "make_player",
 ]
+
+# What a game is when nothing says otherwise: in the terminal (`play queens`) and on the page
+# (`play queens --web`, or its address without settings) alike.
+DEFAULT_SIZE = 8
+DEFAULT_MODE: Mode = "hard"
+DEFAULT_AI = "perfect"
 
 # Up to 6 digits: more than any board, and int() never sees its 4300-digit limit.
 _CELL = re.compile(r"^\s*r?\s*(\d{1,6})\s*(?:c|,|\s)\s*(\d{1,6})\s*$", re.IGNORECASE)

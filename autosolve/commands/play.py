@@ -56,13 +56,15 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     source.add_argument("--analyse", "--analyze", metavar="FILE",
                         help="print who wins each board of FILE with perfect play, "
                         "and the winning first moves")
-    p.add_argument("--size", type=int, default=8, help="size of a random region map (default 8)")
+    p.add_argument("--size", type=int, default=queens_game.DEFAULT_SIZE,
+                   help=f"size of a random region map (default {queens_game.DEFAULT_SIZE})")
     p.add_argument("--seed", type=int, default=None, help="seed of the random region map and AIs")
-    p.add_argument("--mode", choices=queens_game.MODES, default="hard",
-                   help="hard: no shared diagonal at all; easy: no diagonal neighbours (default hard)")
+    p.add_argument("--mode", choices=queens_game.MODES, default=queens_game.DEFAULT_MODE,
+                   help="hard: no shared diagonal at all; easy: no diagonal neighbours "
+                   f"(default {queens_game.DEFAULT_MODE})")
     p.add_argument("--position", help="start from a position string (see `position` in a game)")
     p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
-    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", "perfect")
+    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", queens_game.DEFAULT_AI)
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
