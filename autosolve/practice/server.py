@@ -430,7 +430,19 @@ class PracticeServer(LoopbackServer):
             "dark": self.dark,
             "options": self.options.to_json(),
             "difficulties": [d.value for d in self.difficulties()],
+            "grade": self.grade_json(),
         }
+
+    def grade_json(self) -> dict[str, str] | None:
+        """A puzzle made on request: its difficulty and its hardest step (from its header), for
+        the page to show; None for others."""
+        difficulty, short = self.puzzle.meta.get("difficulty"), self.puzzle.meta.get("grade")
+        if not difficulty or not short:
+            return None
+        from solver.coach import Tier
+
+        tier = next((t for t in Tier if t.short == short), None)
+        return {"difficulty": difficulty, "tier": short, "tier_name": tier.title if tier else short}
 
     def record(self, report: dict[str, object]) -> PageState:
         """Take a page report (the body of ``POST /api/state``); ValueError when malformed.
