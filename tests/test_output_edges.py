@@ -136,25 +136,27 @@ def test_bench_report_fits_120_columns(capsys):
     assert peer_header.rstrip().endswith("backtracking")  # the table's last column, on the header's line
 
 
-def _generate_with_stderr(stderr: int) -> None:
-    """`generate --count 3` in a child process with `stderr` as its standard error."""
-    subprocess.run([sys.executable, "-m", "autosolve", "generate", "--size", "7", "--count", "3",
-                    "--seed", "1", "--out", os.devnull],
-                   stderr=stderr, stdout=subprocess.DEVNULL, check=True, timeout=60)
+PROGRESS_COMMANDS = {
+    "generate": ["generate", "--size", "7", "--count", "3", "--seed", "1", "--out", os.devnull],
+    "bench": ["bench", str(REPO / "games" / "queens-10.txt"), "--no-peers", "--no-baseline", "--no-grade"],
+}
 
 
-def test_progress_bars_show_on_a_terminal_and_not_in_a_pipe(tmp_path):
-    log = tmp_path / "stderr.log"
-    with log.open("wb") as into_a_file:
-        _generate_with_stderr(into_a_file.fileno())
-    assert log.read_bytes() == b""
+def _run_with_stderr(argv: list[str], stderr: int) -> None:
+    """The command in a child process with `stderr` as its standard error."""
+    subprocess.run([sys.executable, "-m", "autosolve", *argv],
+                   stderr=stderr, stdout=subprocess.DEVNULL, check=True, timeout=120)
+
+
+def _terminal_output(argv: list[str]) -> bytes:
+    """What the command wrote on a terminal (a pty 100 columns wide: a new one has none, and
+    tqdm draws nothing into zero columns) given as its standard error."""
     leader, follower = os.openpty()
-    # A terminal 100 columns wide: a new pty has none, and tqdm draws nothing into zero columns.
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    seen = b""
     try:
-        _generate_with_stderr(follower)
+        _run_with_stderr(argv, follower)
         os.close(follower)
-        seen = b""
         while True:
             try:
                 chunk = os.read(leader, 4096)
@@ -165,4 +167,14 @@ def test_progress_bars_show_on_a_terminal_and_not_in_a_pipe(tmp_path):
             seen += chunk
     finally:
         os.close(leader)
-    assert b"generating" in seen and b"3/3" in seen
+    return seen
+
+
+@pytest.mark.parametrize("name", PROGRESS_COMMANDS)
+def test_progress_bars_show_on_a_terminal_and_not_in_a_log_file(tmp_path, name):
+    argv = PROGRESS_COMMANDS[name]
+    log = tmp_path / "stderr.log"
+    with log.open("wb") as into_a_file:
+        _run_with_stderr(argv, into_a_file.fileno())
+    assert b"%|" not in log.read_bytes() and b"\r" not in log.read_bytes()
+    assert b"%|" in _terminal_output(argv)  # a tqdm bar: "42%|####      | 3/7"

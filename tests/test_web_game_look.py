@@ -21,9 +21,10 @@ from PIL import Image
 from autosolve.browser import Chromium
 from autosolve.cli import build_parser
 from autosolve.commands.play import web_settings
-from autosolve.web.colours import PALETTE, apart, as_seen_with, region_colours, rgb_of
+from autosolve.web.colours import PALETTE, apart, as_seen_with, region_colours
 from autosolve.web.game import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE, GameServer
 from twoplayer.queens_board import QueensBoard
+from vision.colour_names import hex_rgb
 from vision.sample import to_lab
 
 FRAME = (0x3B, 0x2F, 0x63)  # the board's frame (game.css --frame)
@@ -40,10 +41,10 @@ def delta_e(a: np.ndarray, b: np.ndarray) -> float:
 
 def test_every_two_palette_colours_look_apart_also_with_red_green_colour_blindness():
     for a, b in itertools.combinations(PALETTE, 2):
-        normal = delta_e(np.array(rgb_of(a), float), np.array(rgb_of(b), float))
+        normal = delta_e(np.array(hex_rgb(a), float), np.array(hex_rgb(b), float))
         assert normal >= 13.5, (a, b, normal)
         for deficiency in ("deuteranopia", "protanopia"):
-            seen = delta_e(as_seen_with(rgb_of(a), deficiency), as_seen_with(rgb_of(b), deficiency))
+            seen = delta_e(as_seen_with(hex_rgb(a), deficiency), as_seen_with(hex_rgb(b), deficiency))
             assert seen >= 9.0, (a, b, deficiency, seen)
 
 
@@ -220,3 +221,11 @@ def test_the_game_over_box_stands_alone_with_the_last_move(headless, server):
     assert headless.evaluate("document.getElementById('ai-note').textContent") == ""
     box = headless.evaluate("document.getElementById('gameover').getBoundingClientRect().height")
     assert isinstance(box, (int, float)) and box > 0
+
+
+def test_cells_name_their_region_by_its_colour_for_screen_readers(headless, server):
+    state = show(headless, server, n=7, mode="easy", seed=2, opponent="pvp")
+    names = state["colour_names"]
+    assert len(names) == 7 and len(set(names)) == 7
+    label = str(headless.evaluate("document.querySelector('#board .cell').getAttribute('aria-label')"))
+    assert label.startswith(f"Row 1, column 1, the {names[state['regions'][0][0]]} region, ")

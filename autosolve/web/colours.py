@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from vision.colour_names import hex_rgb
 from vision.sample import to_lab
 
 PALETTE: tuple[str, ...] = (
@@ -34,11 +35,6 @@ DEFICIENCIES: dict[str, np.ndarray] = {
 }
 
 
-def rgb_of(colour: str) -> tuple[int, int, int]:
-    """``#RRGGBB`` as three 0..255 numbers."""
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-
-
 def as_seen_with(rgb: Sequence[int], deficiency: str) -> np.ndarray:
     """The sRGB colour a person with `deficiency` sees for `rgb` (0..255 floats)."""
     srgb = np.asarray(rgb, float) / 255.0
@@ -54,8 +50,8 @@ def apart(a: str, b: str) -> float:
 
 @cache
 def _apart(a: str, b: str) -> float:
-    seen = [(np.asarray(rgb_of(a), float), np.asarray(rgb_of(b), float))]
-    seen += [(as_seen_with(rgb_of(a), d), as_seen_with(rgb_of(b), d)) for d in DEFICIENCIES]
+    seen = [(np.asarray(hex_rgb(a), float), np.asarray(hex_rgb(b), float))]
+    seen += [(as_seen_with(hex_rgb(a), d), as_seen_with(hex_rgb(b), d)) for d in DEFICIENCIES]
     return min(float(np.linalg.norm(to_lab(x) - to_lab(y))) for x, y in seen)
 
 

@@ -62,6 +62,7 @@ from twoplayer.queens_game import (
 )
 from twoplayer.queens_split import prove_children
 from twoplayer.search import Limit
+from vision.colour_names import hex_rgb, region_colour_names
 
 STATIC = Path(__file__).resolve().parent / "game_static"
 PAGE_TITLE = "Queens Game"
@@ -88,10 +89,12 @@ class WebGame:
     ais: dict[str, Player] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     colours: list[str] = field(default_factory=list)
+    colour_names: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         regions = self.game.board.regions
         self.colours = region_colours(regions) if regions is not None else [PALETTE[0]]
+        self.colour_names = list(region_colour_names([hex_rgb(c) for c in self.colours]) or ())
 
     def ai(self, level: str) -> Player:
         if level not in self.ais:
@@ -114,6 +117,7 @@ class WebGame:
             "seed": self.seed,
             "regions": [list(row) for row in board.regions or ()],
             "colours": self.colours,
+            "colour_names": self.colour_names,
             "labels": board.label_rows(),
             "queens": [{"row": r, "col": c, "player": i % 2 + 1} for i, (r, c) in enumerate(game.queens)],
             "current_player": game.turn + 1,

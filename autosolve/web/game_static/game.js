@@ -56,8 +56,11 @@ function cellLines(s, r, c) {
   return lines;
 }
 
-function regionLabel(index) {
-  return index < 26 ? String.fromCharCode(65 + index) : `R${index + 1}`;
+/** A region as a person names it: by its colour ("the violet region"), as the hints do. */
+function regionLabel(s, index) {
+  const name = s.colour_names && s.colour_names[index];
+  if (name) return `the ${name} region`;
+  return `region ${index < 26 ? String.fromCharCode(65 + index) : index + 1}`;
 }
 
 function playerName(player) {
@@ -130,7 +133,7 @@ function drawCell(s, r, c, queens, legal) {
     what = "empty, blocked";
   }
   cell.style.boxShadow = lines.join(", ") || "none";
-  cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}, region ${regionLabel(region)}, ${what}`);
+  cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}, ${regionLabel(s, region)}, ${what}`);
   cell.addEventListener("click", () => { page.focus = [r, c]; play(r, c); });
   return cell;
 }
