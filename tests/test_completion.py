@@ -86,27 +86,26 @@ def test_bash_offers_file_names_where_a_file_goes(scripts, tmp_path):
     assert bash_complete(scripts["bash"], f"{PROG} generate pu", cwd=folder) == []
 
 
-def zsh_tab(script: Path, typed: str) -> str:
+def zsh_tab(script: Path, typed: str, expected: re.Pattern[str]) -> str:
     """Type `typed` and TAB into an interactive zsh (no user config) that sourced `script`; what
-    zsh drew on the terminal after the TAB, escape sequences removed."""
+    zsh drew on the terminal after the TAB (escape sequences removed), once it shows `expected`
+    or after 20 s."""
     pid, terminal = pty.fork()
     if pid == 0:  # the child: zsh on the terminal's other end
         os.execvp("zsh", ["zsh", "-f", "-i"])
     try:
-        _read_terminal(terminal, 1.0)
-        os.write(terminal, f"source {script}\n".encode())
-        _read_terminal(terminal, 3.0)
+        os.write(terminal, f"source {script} && print SOURCED-$((6 * 7))\n".encode())
+        _read_terminal(terminal, re.compile("SOURCED-42"))  # the sum: not the echo of the line typed
         os.write(terminal, f"{typed}\t".encode())
-        drawn = _read_terminal(terminal, 2.0)
-        os.write(terminal, b"\x15exit\n")
-        _read_terminal(terminal, 0.5)
+        return _read_terminal(terminal, expected)
     finally:
+        os.write(terminal, b"\x15exit\n")
         os.close(terminal)
         os.waitpid(pid, 0)
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x07\x08\r]", "", drawn)
 
 
-def _read_terminal(terminal: int, seconds: float) -> str:
+def _read_terminal(terminal: int, expected: re.Pattern[str], seconds: float = 20.0) -> str:
+    """What the terminal shows until `expected` appears in it (or `seconds` pass), plain text."""
     data = b""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -115,7 +114,10 @@ def _read_terminal(terminal: int, seconds: float) -> str:
                 data += os.read(terminal, 65536)
             except OSError:
                 break
-    return data.decode(errors="replace")
+            text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x07\x08\r]", "", data.decode(errors="replace"))
+            if expected.search(text):
+                return text
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x07\x08\r]", "", data.decode(errors="replace"))
 
 
 def test_zsh_completes_through_bashcompinit_on_tab(scripts, tmp_path):
@@ -124,8 +126,10 @@ def test_zsh_completes_through_bashcompinit_on_tab(scripts, tmp_path):
     script = tmp_path / "completion.zsh"
     script.write_text(scripts["zsh"])
     subprocess.run(["zsh", "-n", str(script)], check=True, timeout=30)
-    assert re.search(r"amazons\s+corner\s+queens\s+superqueen", zsh_tab(script, f"{PROG} play "))
-    assert re.search(r"easy\s+hard", zsh_tab(script, f"{PROG} play queens --mode "))
+    games = re.compile(r"amazons\s+corner\s+queens\s+superqueen")
+    assert games.search(zsh_tab(script, f"{PROG} play ", games))
+    modes = re.compile(r"easy\s+hard")
+    assert modes.search(zsh_tab(script, f"{PROG} play queens --mode ", modes))
 
 
 def fish_complete(script: Path, line: str) -> list[str]:

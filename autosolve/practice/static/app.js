@@ -514,7 +514,8 @@ function hintSentence(step) {
   if (step.queen) todo = ` Place a queen on ${cell(step.queen)} (outlined in dashes).`;
   else if (step.marks.length === 1) todo = " Mark the cell outlined in dashes with X.";
   else if (step.marks.length) todo = ` Mark the ${step.marks.length} cells outlined in dashes with X.`;
-  return `${step.tier_name}: ${said}${todo}`;
+  const tier = step.tier_name.charAt(0).toUpperCase() + step.tier_name.slice(1);
+  return `${tier}: ${said}${todo}`;
 }
 
 async function postJson(url, data) {
