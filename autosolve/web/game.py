@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 
-from autosolve.web.colours import PALETTE, region_colours
 from autosolve.web.http import (
     CONTENT_TYPES,
     HttpError,
@@ -62,7 +61,6 @@ from twoplayer.queens_game import (
 )
 from twoplayer.queens_split import prove_children
 from twoplayer.search import Limit
-from vision.colour_names import hex_rgb, region_colour_names
 
 STATIC = Path(__file__).resolve().parent / "game_static"
 PAGE_TITLE = "Queens Game"
@@ -92,6 +90,11 @@ class WebGame:
     colour_names: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # Loaded with the first game, not with the server: colour science needs numpy (0.3 s),
+        # and the address should show as soon as the server listens.
+        from autosolve.web.colours import PALETTE, region_colours
+        from vision.colour_names import hex_rgb, region_colour_names
+
         regions = self.game.board.regions
         self.colours = region_colours(regions) if regions is not None else [PALETTE[0]]
         self.colour_names = list(region_colour_names([hex_rgb(c) for c in self.colours]) or ())
