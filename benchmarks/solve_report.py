@@ -139,7 +139,8 @@ def _peer_row(report: FileReport, columns: Sequence[Peer], skipped: set[str]) ->
     board = f"{first.n}x{first.n} k={first.k}" if first else ""
     by_name = {run.peer: run for run in report.peers}
     sample = f"{report.peers[0].sample}" if report.peers else "-"
-    row = (f"{summary.label[:18]:<18} {board:<9} {summary.puzzles:>7} {summary.mean * 1000:>8.2f} "
+    label = Path(report.path).stem[:18]  # no ".txt": the set names fit the narrow column whole
+    row = (f"{label:<18} {board:<9} {summary.puzzles:>7} {summary.mean * 1000:>8.2f} "
            f"{summary.max * 1000:>8.2f} {sample:>8}")
     for peer in columns:
         run = by_name.get(peer.name)
