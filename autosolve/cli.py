@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import json
 import math
 import os
 import signal
@@ -26,7 +27,8 @@ from typing import NoReturn
 from solver.errors import QueensError
 
 PROG = "queens-autosolve"
-COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint")
+COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint",
+            "completion")
 _HELP = {"-h", "--help", "--version"}
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
 
@@ -127,22 +129,24 @@ def _run(args_list: list[str]) -> int:
     command = _command(args_list)
     if command == "run" and (not args_list or args_list[0] != "run"):
         args_list.insert(0, "run")
+    as_json = "--json" in args_list  # before parsing: a refused command line is reported in JSON too
     try:
         args = build_parser(command).parse_args(args_list)
     except BadArguments as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), as_json=as_json)
+    as_json = bool(getattr(args, "json", False))
     try:
         status = int(args.func(args) or 0)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk shows here, while we can still report it
         return status
     except QueensError as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), as_json=as_json)
     except BrokenPipeError:
         silence_stdout()
         return 0
     except MemoryError:
-        return _fail("out of memory; try a smaller board or image")
+        return _fail("out of memory; try a smaller board or image", as_json=as_json)
     except OSError as exc:
         if not _is_output_error(exc):
             raise
@@ -150,9 +154,14 @@ def _run(args_list: list[str]) -> int:
         return _fail(f"cannot write the output ({exc.strerror or exc}); check where standard output goes")
 
 
-def _fail(message: str) -> int:
-    """Report a user error as one line on stderr; the exit status is 2."""
+def _fail(message: str, *, as_json: bool = False) -> int:
+    """Report a user error as one line on stderr; the exit status is 2. Under --json the same
+    message also goes to stdout as ``{"error": message}``, so a program reading the JSON sees
+    why there is no result without parsing stderr."""
     print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    if as_json and sys.stdout is not None:
+        with suppress(OSError, ValueError):
+            print(json.dumps({"error": message}), flush=True)
     return 2
 
 

@@ -5,6 +5,7 @@ same as JSON."""
 from __future__ import annotations
 
 import statistics
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -50,9 +51,9 @@ def baseline_text(run: BaselineRun | None) -> str:
     else:
         faster = f"baseline {1 / ratio:.1f}x faster"
     return (
-        f"vs plain backtracking: {faster} on the {run.finished} puzzle(s) from the top of the file that "
-        f"the baseline finished in its {run.budget:g} s budget "
-        f"({run.seconds:.2f} s vs {run.solver_seconds:.3f} s)"
+        f"vs plain backtracking: {faster} "
+        f"(baseline {run.seconds * 1000:.2f} ms, solver {run.solver_seconds * 1000:.2f} ms) "
+        f"on the {run.finished} puzzle(s) from the top of the file it finished in its {run.budget:g} s budget"
     )
 
 
@@ -65,7 +66,7 @@ def format_report(
     for report in reports:
         lines.append(_row(summarize(Path(report.path).name, report.timings)))
         if report.baseline is not None:
-            lines.append(f"{'':<29}{baseline_text(report.baseline)}")
+            lines.append(f"  {baseline_text(report.baseline)}")
     lines += ["", "per size", HEADER]
     lines += [_row(s) for s in by_size(reports)]
     everything = [t for r in reports for t in r.timings]
@@ -74,6 +75,7 @@ def format_report(
         lines += ["", *format_grades(reports)]
     if peers or skipped:
         lines += ["", *format_peers(reports, peers, skipped)]
+    lines = fit(lines)  # the failures below name files: their lines are never cut
     failures = [f"{r.path}: {t.name}: {t.problem}" for r in reports for t in r.failures]
     failures += [f"{r.path}: {d}" for r in reports for d in r.disagreements]
     if failures:
@@ -85,6 +87,22 @@ def format_report(
         agreed = f" ({' and '.join(others)} agreeing)" if others else ""
         lines.append(f"all {len(everything)} puzzles solved and checked{agreed}")
     return "\n".join(lines)
+
+
+WIDTH = 120  # the report's widest line: tables are laid out within it, sentences are wrapped to it
+
+
+def fit(lines: Sequence[str], width: int = WIDTH) -> list[str]:
+    """The lines with every sentence longer than `width` wrapped, its later lines indented two
+    more than its first (table rows are laid out to fit and stay as they are)."""
+    fitted: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            fitted.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        fitted += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ")
+    return fitted
 
 
 def format_peers(reports: Sequence[FileReport], peers: Sequence[Peer], skipped: Sequence[Peer]) -> list[str]:
@@ -104,10 +122,12 @@ def format_peers(reports: Sequence[FileReport], peers: Sequence[Peer], skipped: 
     ]
     if skipped:
         lines.append(skipped_text(skipped))
-    header = f"{'':<24} {'board':<10} {'puzzles':>7} {'mean ms':>9} {'max ms':>9} {'peers on':>8}"
+    lines.append("  in each peer's column: mean/max ratio; in backtracking's: the ratio of the totals "
+                 "[finished/puzzles]")
+    header = f"{'':<18} {'board':<9} {'puzzles':>7} {'mean ms':>8} {'max ms':>8} {'peers on':>8}"
     for peer in columns:
-        header += f" {peer.name + ' mean/max':>16}" + (f" {'settled':>7}" if peer.nodes else "")
-    lines.append(header + f" {'backtracking':>18}")
+        header += f" {peer.name:>{_peer_width(peer)}}" + (f" {'settled':>7}" if peer.nodes else "")
+    lines.append(header + f" {'backtracking':>12}")
     for report in reports:
         lines.append(_peer_row(report, columns, {p.name for p in skipped}))
     return lines
@@ -119,14 +139,21 @@ def _peer_row(report: FileReport, columns: Sequence[Peer], skipped: set[str]) ->
     board = f"{first.n}x{first.n} k={first.k}" if first else ""
     by_name = {run.peer: run for run in report.peers}
     sample = f"{report.peers[0].sample}" if report.peers else "-"
-    row = (f"{summary.label[:24]:<24} {board:<10} {summary.puzzles:>7} {summary.mean * 1000:>9.2f} "
-           f"{summary.max * 1000:>9.2f} {sample:>8}")
+    label = Path(report.path).stem[:18]  # no ".txt": the set names fit the narrow column whole
+    row = (f"{label:<18} {board:<9} {summary.puzzles:>7} {summary.mean * 1000:>8.2f} "
+           f"{summary.max * 1000:>8.2f} {sample:>8}")
     for peer in columns:
         run = by_name.get(peer.name)
-        row += f" {_peer_cell(run) if run else ('skipped' if peer.name in skipped else '-'):>16}"
+        cell = _peer_cell(run) if run else ("skipped" if peer.name in skipped else "-")
+        row += f" {cell:>{_peer_width(peer)}}"
         if peer.nodes:
             row += f" {f'{run.settled}/{run.finished}' if run else '-':>7}"
-    return row + f" {_baseline_cell(report.baseline):>18}"
+    return row + f" {_baseline_cell(report.baseline):>12}"
+
+
+def _peer_width(peer: Peer) -> int:
+    """A peer's column: its name, and room for a cell like "12.3/45.6 [19]"."""
+    return max(len(peer.name), 11)
 
 
 def _times(ratio: float | None) -> str:

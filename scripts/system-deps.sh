@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
-# and x11-utils (xmessage, xdpyinfo). Installs them with apt-get when running as root; otherwise
+# and x11-utils (xmessage, xdpyinfo), zsh and fish (the completion scripts' tests). Installs them with apt-get when running as root; otherwise
 # prints the command to run (in CI a missing package is an error).
 set -e
 missing=""
@@ -12,6 +12,8 @@ command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || 
 command -v openbox >/dev/null 2>&1 || missing="$missing openbox"
 command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
+command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
+command -v fish >/dev/null 2>&1 || missing="$missing fish"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system packages:$missing"

@@ -77,7 +77,7 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
 
 
 def _region_needs(board: Board, g: int) -> Describe:
-    return lambda: f"region {board.puzzle.labels[g]} needs {board.k} queens"
+    return lambda: f"{board.puzzle.region_name(g)} needs {board.k} queens"
 
 
 def count_blocks(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:

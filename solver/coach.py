@@ -273,7 +273,7 @@ def confine_one(board: Board, cand: int, queens: int, log: list[Step] | None) ->
                 continue
             drop = cand & lines[hit[0]] & ~region
             if drop:
-                text = (f"region {puzzle.labels[g]} is confined to {word} {hit[0] + 1}: "
+                text = (f"{puzzle.region_name(g)} is confined to {word} {hit[0] + 1}: "
                         f"remove {board.names(drop)}")
                 return _drop(board, cand, queens, drop, text, log)
     for lines, word in ((board.rows, "row"), (board.cols, "column")):
@@ -283,7 +283,7 @@ def confine_one(board: Board, cand: int, queens: int, log: list[Step] | None) ->
                 continue
             drop = cand & board.region_masks[hit[0]] & ~line
             if drop:
-                text = (f"{word} {a + 1} lies within region {puzzle.labels[hit[0]]}: "
+                text = (f"{word} {a + 1} lies within {puzzle.region_name(hit[0])}: "
                         f"remove {board.names(drop)}")
                 return _drop(board, cand, queens, drop, text, log)
     return cand, queens
@@ -411,8 +411,8 @@ class Coach:
             if other[1] == cell[1]:
                 return f"column {cell[1] + 1} already has its queen on {cell_name(other)}"
             if puzzle.k == 1 and puzzle.region_at(other) == puzzle.region_at(cell):
-                label = puzzle.labels[puzzle.region_at(cell)]
-                return f"region {label} already has its queen on {cell_name(other)}"
+                region = puzzle.region_name(puzzle.region_at(cell))
+                return f"{region} already has its queen on {cell_name(other)}"
             if self.board.neighbours[other[0] * n + other[1]] >> (cell[0] * n + cell[1]) & 1:
                 return f"it touches the queen on {cell_name(other)}"
         return "the queens already placed rule it out"

@@ -235,7 +235,8 @@ def _parse_block(block: _Block, source: str, default_name: str) -> Puzzle:
     for (number, _), row in zip(block.body, rows):
         if len(row) != n:
             raise PuzzleFormatError(
-                f"{source}:{number}: row has {len(row)} cells but the board has {n} rows; it must be square"
+                f"{source}:{number}: row has {len(row)} cell{'s' * (len(row) != 1)} but the board has "
+                f"{n} row{'s' * (n != 1)}; it must be square"
             )
     declared = _int_key(meta, "n", where)
     if declared is not None and declared != n:

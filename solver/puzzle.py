@@ -10,7 +10,7 @@ N-Queens: no two queens on any common diagonal).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Literal
 
@@ -106,10 +106,14 @@ class Puzzle:
 
     `regions[r][c]` is the region number (0..n-1) of cell (r, c); `labels[i]` is how region i is
     written in text (its original character or token). `given` queens are placed by the puzzle.
+    `colour_names[i]`, when the puzzle came off a screen or a page, is the colour region i is
+    shown in: sentences then name regions as a person sees them ("the purple region").
 
     >>> p = Puzzle.from_rows(["AAB", "ACB", "CCB"])
     >>> p.n, p.region_count, p.labels
     (3, 3, ('A', 'B', 'C'))
+    >>> p.region_name(1), p.with_colour_names(("purple", "green", "pink")).region_name(1)
+    ('region B', 'the green region')
     """
 
     regions: tuple[tuple[int, ...], ...]
@@ -119,6 +123,7 @@ class Puzzle:
     name: str = ""
     labels: tuple[str, ...] = ()
     meta: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    colour_names: tuple[str, ...] = field(default=(), compare=False, hash=False)
 
     @classmethod
     def from_rows(
@@ -192,7 +197,33 @@ class Puzzle:
             return f"row {unit + 1}"
         if unit < 2 * self.n:
             return f"column {unit - self.n + 1}"
-        return f"region {self.labels[unit - 2 * self.n]}"
+        return self.region_name(unit - 2 * self.n)
+
+    def region_name(self, region: int) -> str:
+        """Region number `region` as a person names it: by its colour on screen, else its letter."""
+        if self.colour_names:
+            return f"the {self.colour_names[region]} region"
+        return f"region {self.labels[region]}"
+
+    def regions_name(self, regions: Sequence[int]) -> str:
+        """Several regions: "the purple and green regions", or by letter "regions A, C".
+
+        >>> p = Puzzle.from_rows(["AAB", "ACB", "CCB"])
+        >>> p.regions_name([0, 2]), p.with_colour_names(("red", "blue", "pink")).regions_name([0, 1, 2])
+        ('regions A, C', 'the red, blue and pink regions')
+        """
+        if len(regions) == 1:
+            return self.region_name(regions[0])
+        if self.colour_names:
+            names = [self.colour_names[g] for g in regions]
+            return f"the {', '.join(names[:-1])} and {names[-1]} regions"
+        return f"regions {', '.join(self.labels[g] for g in regions)}"
+
+    def with_colour_names(self, names: Sequence[str]) -> Puzzle:
+        """This puzzle with region i shown in colour `names[i]` (one name per region)."""
+        if len(names) != self.region_count:
+            raise ValueError(f"{len(names)} colour names for {self.region_count} regions")
+        return replace(self, colour_names=tuple(names))
 
     def region_at(self, cell: Cell) -> int:
         return self.regions[cell[0]][cell[1]]
@@ -225,7 +256,7 @@ class Puzzle:
         for region, mask in enumerate(self.region_masks):
             if mask.bit_count() < k:
                 raise PuzzleFormatError(
-                    f"region {self.labels[region]} has {mask.bit_count()} cell(s), too few for {k} queen(s)"
+                    f"{self.region_name(region)} has {mask.bit_count()} cell(s), too few for {k} queen(s)"
                 )
         for cell in self.given:
             if not (0 <= cell[0] < n and 0 <= cell[1] < n):

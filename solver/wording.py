@@ -174,9 +174,9 @@ def lines_text(word: str, span: int) -> str:
 
 
 def regions_text(board: Board, numbers: list[int]) -> str:
-    """The regions numbered `numbers` by label: "region B" or "regions A, C"."""
-    labels = ", ".join(board.puzzle.labels[g] for g in numbers)
-    return f"region{'s' if len(numbers) > 1 else ''} {labels}"
+    """The regions numbered `numbers` as a person names them: "region B", "regions A, C", or
+    by colour "the purple and green regions"."""
+    return board.puzzle.regions_name(numbers)
 
 
 def band_text(a: int, horizontal: bool) -> str:

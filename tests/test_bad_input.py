@@ -189,7 +189,7 @@ def test_a_zero_star_count_is_an_error_naming_the_line():
 def test_elo_text_is_signed_and_never_plus_minus_zero():
     assert [elo_text_of(x) for x in (-0.0, 0.4, -0.4, 12.6, -12.6)] == ["0", "0", "0", "+13", "-13"]
     assert elo_text_of(float("inf")) == "+inf" and elo_text_of(float("-inf")) == "-inf"
-    assert "-inf" in MatchResult("a", "b", 0, 4, (0, 0), (0, 0)).summary()
+    assert "b won all 4 games" in MatchResult("a", "b", 0, 4, (0, 0), (0, 0)).summary()
     even = MatchResult("a", "b", 2, 2, (0, 0), (0, 0)).summary()
     assert "+-0" not in even and "): 0 +/-" in even
 

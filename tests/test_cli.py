@@ -34,7 +34,7 @@ def test_the_commands_listed_are_the_modules_written_and_the_parser_offers_them_
 
 def _minimal_args(name: str) -> list[str]:
     minimal = {"solve": ["x.txt"], "detect": ["x.png"], "generate": ["--size", "5"], "play": ["corner"],
-               "arena": ["amazons"]}
+               "arena": ["amazons"], "completion": ["bash"]}
     return minimal.get(name, [])
 
 

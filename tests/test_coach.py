@@ -239,8 +239,14 @@ def test_hint_image_names_the_wrong_queen(capsys, board_image):
 
 
 def test_hint_image_json_gives_the_step_the_engine_gives(capsys, board_image):
+    from render import PALETTE, hex_rgb
+
+    from vision.colour_names import region_colour_names
+
     puzzle = level(2)
-    hints = hint_sequence(puzzle)
+    names = region_colour_names([hex_rgb(PALETTE[g]) for g in range(puzzle.region_count)])
+    assert names is not None
+    hints = hint_sequence(puzzle.with_colour_names(names))  # the screen shows colours, not letters
     position = Position()
     for h in hints[:5]:
         position = position.with_step(h)

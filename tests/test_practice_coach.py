@@ -74,7 +74,8 @@ def test_a_new_puzzle_of_the_chosen_difficulty_replaces_the_board():
 def test_the_hint_button_outlines_the_cells_the_step_lets_you_mark(browser):
     with shown(browser, SIX) as server:
         _, answer = post(server, "/api/hint", {"states": ["......"] * 6})
-        xdotool(browser.display, "key", "Tab", "Tab", "Tab", "Tab", "Return")  # theme, Undo, Clear, Hint
+        # theme, the board (its cell in the tab order), Undo, Clear, Hint
+        xdotool(browser.display, "key", "Tab", "Tab", "Tab", "Tab", "Tab", "Return")
         marked = set()
         deadline = time.monotonic() + 10
         while not marked and time.monotonic() < deadline:

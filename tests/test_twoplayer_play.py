@@ -65,7 +65,7 @@ def test_a_game_goes_on_after_bad_input_and_undo_takes_back_a_pair():
     text = out.getvalue()
     assert result is None and "game abandoned" in text
     assert "not a cell" in text and "off the 6x6 board" in text
-    assert "legal moves:" in text and "move taken back" in text
+    assert "legal moves (" in text and "move taken back" in text
     assert game.queens[0] == (0, 1)
 
 
@@ -131,7 +131,7 @@ def test_arena_command_prints_score_and_elo(capsys):
 
 @pytest.mark.parametrize("module", ["game", "search", "players", "queens_board", "queens_game",
                                     "queens_solver", "queens_players", "corner", "amazons", "superqueen",
-                                    "arena"])
+                                    "terminal", "arena"])
 def test_docstring_examples_hold(module):
     failures, tried = doctest.testmod(importlib.import_module(f"twoplayer.{module}"))
     assert failures == 0 and tried > 0

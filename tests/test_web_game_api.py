@@ -159,7 +159,7 @@ def test_the_page_and_its_files_are_served(server):
     for name, kind in (("game.js", "text/javascript"), ("game.css", "text/css")):
         with urllib.request.urlopen(server.url + name, timeout=5) as response:
             assert response.headers["Content-Type"].startswith(kind)
-    assert "137.508" in urllib.request.urlopen(server.url + "game.js", timeout=5).read().decode()
+    assert "function cellLines" in urllib.request.urlopen(server.url + "game.js", timeout=5).read().decode()
 
 
 # --- bad input: a 400 with a one-line error naming what is wrong --------------------------------
@@ -243,12 +243,14 @@ def test_out_of_range_cells_and_wrong_types_in_a_move_are_refused(server, fields
         ({"n": 4, "mode": "easy", "seed": 1, "regions": FOUR}, ["seed or regions, not both"]),
         ({"n": 4, "mode": "easy", "regions": 5}, ["regions must be"]),
         ({"n": 4, "mode": "easy", "regions": ["AABB", 5]}, ["regions must be"]),
-        ({"n": 4, "mode": "easy", "regions": ["AABB", "AABB", "CCDD"]}, ["bad region map"]),
+        ({"n": 4, "mode": "easy", "regions": ["AABB", "AABB", "CCDD"]},
+         ["region map has 3 lines", "4 lines of 4"]),
         ({"n": 4, "mode": "easy", "regions": ["AABB", "AABB", "CCCC", "CCCC"]}, ["has 3 regions"]),
         ({"n": 4, "mode": "easy", "regions": ["ABBB", "BBBB", "CCDD", "ACDD"]}, ["region A is in pieces"]),
-        ({"n": 4, "mode": "easy", "regions": ["AABB", "AABB", "CCDD", "CCDDD"]}, ["bad region map"]),
-        ({"n": 5, "mode": "easy", "regions": FOUR}, ["4x4 but n is 5"]),
-        ({"n": 4, "mode": "easy", "regions": ""}, ["bad region map"]),
+        ({"n": 4, "mode": "easy", "regions": ["AABB", "AABB", "CCDD", "CCDDD"]},
+         ["line 4 of the region map has 5 letters"]),
+        ({"n": 5, "mode": "easy", "regions": FOUR}, ["region map has 4 lines; the board is 5x5"]),
+        ({"n": 4, "mode": "easy", "regions": ""}, ["region map has 0 lines"]),
     ],
 )
 def test_bad_new_games_are_refused(server, body, words):

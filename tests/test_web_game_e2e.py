@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from live import wait_painted, xdotool
 
-from autosolve.web.game import GameServer
+from autosolve.web.game import DEFAULT_MODE, GameServer
 from solver.errors import QueensError
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +40,7 @@ def game_page(browser, **settings: object) -> Iterator[tuple[GameServer, str]]:
         browser.open(server.url + "?" + urlencode(settings))
         try:
             game_id = wait_until(lambda: server.store.ids()[0] if len(server.store) else None)
-            assert api_state(server, game_id)["mode"] == settings.get("mode", "easy")
+            assert api_state(server, game_id)["mode"] == settings.get("mode", DEFAULT_MODE)
             wait_until(lambda: board_box(grab(browser)[0]) if has_window(browser) else None)
             yield server, game_id
         finally:
@@ -233,10 +233,11 @@ def test_keyboard_arrows_and_enter_place_a_queen(browser):
         assert queens_of(after, 2) == [(target["row"], target["col"])]
 
 
-def test_each_region_has_its_own_pastel_colour_on_screen(browser):
+def test_each_region_has_its_own_colour_on_screen(browser):
     settings = {"n": 9, "mode": "easy", "seed": 6, "opponent": "pvp"}
     with game_page(browser, **settings) as (server, game_id):
-        regions = api_state(server, game_id)["regions"]
+        state = api_state(server, game_id)
+        regions = state["regions"]
         pixels, _ = grab(browser)
         x, y, w, h = board_box(pixels)
         seen: dict[int, set[tuple[int, ...]]] = {}
@@ -247,7 +248,8 @@ def test_each_region_has_its_own_pastel_colour_on_screen(browser):
     assert all(len(colours) == 1 for colours in seen.values()), seen  # one colour per region
     colours = [next(iter(colours)) for colours in seen.values()]
     assert len(set(colours)) == 9  # and no two regions alike
-    assert all(min(colour) > 150 for colour in colours)  # pastel: light, not saturated dark
+    chosen = {region: "#{:02X}{:02X}{:02X}".format(*next(iter(seen[region]))) for region in seen}
+    assert all(chosen[region] == state["colours"][region] for region in seen)  # the server's choice
 
 
 WIN, LOSE = (0x1B, 0x7F, 0x3B), (0x8A, 0x1C, 0x1C)  # the analysis marks (game.css .win, .lose)

@@ -33,16 +33,42 @@ class MatchResult:
         return self.p1_wins + self.p2_wins
 
     def summary(self) -> str:
-        elo, error = elo_difference(self.p1_wins, self.games)
-        elo_text = f"{elo_text_of(elo)} +/- {error:.0f}" if math.isfinite(elo) else (
-            f"{elo_text_of(elo)} (one side won every game)")
         speed = self.seconds_per_move
         return (
             f"{self.p1} {self.p1_wins} - {self.p2_wins} {self.p2} over {self.games} games; "
-            f"Elo difference ({self.p1} minus {self.p2}): {elo_text} (95%); "
+            f"{self.elo_text()}; "
             f"seconds per move (mean/max): {self.p1} {speed[0]:.3f}/{self.slowest_move[0]:.3f}, "
             f"{self.p2} {speed[1]:.3f}/{self.slowest_move[1]:.3f}"
         )
+
+
+    def elo_text(self) -> str:
+        """The Elo difference with its 95% error bar; when one side won every game there is no
+        finite estimate, and the text says who won them all instead of printing infinity.
+
+        >>> MatchResult("a", "b", 0, 4, (0.0, 0.0), (0.0, 0.0)).elo_text()
+        'Elo difference: none measurable, b won all 4 games'
+        >>> MatchResult("a", "b", 3, 1, (0.0, 0.0), (0.0, 0.0)).elo_text()
+        'Elo difference (a minus b): +191 +/- 393 (95%)'
+        """
+        elo, error = elo_difference(self.p1_wins, self.games)
+        if not math.isfinite(elo):
+            winner = self.p1 if self.p1_wins else self.p2
+            return f"Elo difference: none measurable, {winner} won all {self.games} games"
+        return f"Elo difference ({self.p1} minus {self.p2}): {elo_text_of(elo)} +/- {error:.0f} (95%)"
+
+    def as_json(self) -> dict[str, object]:
+        """The match as JSON: the Elo difference and its error are null when one side won every
+        game (JSON has no infinity)."""
+        elo, error = elo_difference(self.p1_wins, self.games)
+        finite = math.isfinite(elo)
+        return {
+            "p1": self.p1, "p2": self.p2, "p1_wins": self.p1_wins, "p2_wins": self.p2_wins,
+            "games": self.games, "elo": round(elo, 1) + 0.0 if finite else None,  # + 0.0: no "-0.0"
+            "elo_error_95": round(error, 1) if finite else None,
+            "seconds_per_move": [round(s, 6) for s in self.seconds_per_move],
+            "slowest_move": [round(s, 6) for s in self.slowest_move],
+        }
 
 
 def elo_text_of(elo: float) -> str:

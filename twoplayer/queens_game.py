@@ -42,10 +42,17 @@ from twoplayer.queens_players import (
 from twoplayer.queens_solver import Analysis, KaylesSolver, SolveTimeout, analyse
 
 __all__ = [
+    "DEFAULT_AI", "DEFAULT_MODE", "DEFAULT_SIZE",
     "MODES", "QUEENS_AIS", "STUBBORN_SECONDS", "Analysis", "GreedyPlayer", "KaylesSolver", "Mode",
     "PerfectPlayer", "QueensBoard", "QueensGame", "QueensSearchPlayer", "SolveTimeout", "analyse",
     "make_player",
 ]
+
+# What a game is when nothing says otherwise: in the terminal (`play queens`) and on the page
+# (`play queens --web`, or its address without settings) alike.
+DEFAULT_SIZE = 8
+DEFAULT_MODE: Mode = "hard"
+DEFAULT_AI = "perfect"
 
 # Up to 6 digits: more than any board, and int() never sees its 4300-digit limit.
 _CELL = re.compile(r"^\s*r?\s*(\d{1,6})\s*(?:c|,|\s)\s*(\d{1,6})\s*$", re.IGNORECASE)
@@ -201,18 +208,18 @@ class QueensGame:
         return game
 
     def __str__(self) -> str:
-        """The board: Q for queens, the region letter (or '.') where a queen may still go, '-'
-        where none may."""
+        """The board: 1 and 2 for the first and the second player's queens (as the game page
+        marks them), the region letter (or '.') where a queen may still go, '-' where none may."""
         n = self.board.n
         labels = self.board.label_rows()
-        queens = set(self.queens)
+        queens = {cell: str(index % 2 + 1) for index, cell in enumerate(self.queens)}
         header = "    " + " ".join(f"{c + 1:>2}" for c in range(n))
         lines = [header]
         for r in range(n):
             cells = []
             for c in range(n):
                 if (r, c) in queens:
-                    ch = "Q"
+                    ch = queens[(r, c)]
                 elif self.free >> (r * n + c) & 1:
                     ch = labels[r][c]
                 else:

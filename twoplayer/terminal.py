@@ -8,7 +8,9 @@ the game goes on. End of input ends the game quietly.
 
 from __future__ import annotations
 
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -65,8 +67,7 @@ class HumanPlayer:
                 raise UndoRequest
             if word in ("moves", "?", "help"):
                 names = [state.move_name(m) for m in state.legal_moves()]
-                shown = " ".join(names[:60]) + (f" ... ({len(names)} in all)" if len(names) > 60 else "")
-                self.console.say(f"legal moves: {shown}")
+                self.console.say("\n".join(legal_moves_text(names)))
                 self.console.say(HELP)
                 continue
             if word == "position":
@@ -78,6 +79,42 @@ class HumanPlayer:
                 return state.parse_move(text)
             except IllegalMoveError as exc:
                 self.console.say(f"illegal move: {exc} ({HELP})")
+
+
+CELL = re.compile(r"r(\d+)c\d+")
+SHOWN_MOVES = 120  # more than this many legal moves: the first ones and the count
+WIDTH = 78
+
+
+def legal_moves_text(names: Sequence[str]) -> list[str]:
+    """The legal moves as lines a person can scan: cells (``r3c5``) one line per row, other
+    moves in aligned columns; never wider than 78 characters.
+
+    >>> legal_moves_text(["r1c2", "r1c4", "r3c1"])
+    ['legal moves (3):', '  row 1: r1c2 r1c4', '  row 3: r3c1']
+    >>> legal_moves_text(["a1-b2/c3", "a1-b2/d4", "f6-e5/a1"])
+    ['legal moves (3):', '  a1-b2/c3  a1-b2/d4  f6-e5/a1']
+    """
+    lines = [f"legal moves ({len(names)}):"]
+    shown = list(names[:SHOWN_MOVES])
+    rows = [CELL.fullmatch(name) for name in shown]
+    if all(rows):
+        by_row: dict[int, list[str]] = {}
+        for name, match in zip(shown, rows):
+            assert match is not None
+            by_row.setdefault(int(match.group(1)), []).append(name)
+        for row, cells in by_row.items():
+            lines += textwrap.wrap(" ".join(cells), WIDTH, initial_indent=f"  row {row}: ",
+                                   subsequent_indent=" " * len(f"  row {row}: "))
+    else:
+        column = max((len(name) for name in shown), default=0) + 2
+        per_line = max(1, (WIDTH - 2) // column)
+        for start in range(0, len(shown), per_line):
+            line = "".join(name.ljust(column) for name in shown[start:start + per_line])
+            lines.append("  " + line.rstrip())
+    if len(names) > SHOWN_MOVES:
+        lines.append(f"  ... and {len(names) - SHOWN_MOVES} more")
+    return lines
 
 
 def play_game(

@@ -128,9 +128,18 @@ class BoardReading:
                 "check it with `queens-autosolve detect`")
 
     def puzzle(self, name: str = "screen") -> Puzzle:
-        """The regions as a Puzzle; locked (pre-placed) queens become its `given` cells."""
+        """The regions as a Puzzle, each named by the colour it was read in ("the purple
+        region"); locked (pre-placed) queens become its `given` cells."""
+        from vision.colour_names import region_colour_names
+
         locked = [cell for cell, state in self._cells() if state is CellState.LOCKED]
-        return Puzzle.from_region_grid(self.regions, given=locked, name=name)
+        puzzle = Puzzle.from_region_grid(self.regions, given=locked, name=name)
+        # The puzzle numbers regions in reading order of their first cell, the reading by its own.
+        order = list(dict.fromkeys(v for row in self.regions for v in row))
+        if len(self.region_colours) <= max(order, default=-1):
+            return puzzle  # a reading without a colour for each region: letters it is
+        names = region_colour_names([self.region_colours[v] for v in order])
+        return puzzle if names is None else puzzle.with_colour_names(names)
 
     def queens(self) -> list[Cell]:
         """Cells holding a queen (the player's, gold or locked), in reading order."""

@@ -9,11 +9,13 @@ game; prints the score and the Elo difference with its error.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 
 from autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from autosolve.flags import POSITIVE_SECONDS
+from solver.errors import QueensError
 from twoplayer import amazons, queens_game
 from twoplayer.arena import play_match
 from twoplayer.game import PositionError
@@ -51,7 +53,8 @@ def _common(p: argparse.ArgumentParser, choices: tuple[str, ...], p1: str, p2: s
                    help="seconds per move for searching AIs (default 0.5)")
     p.add_argument("--seed", type=int, default=0, help="seed of boards and random players (default 0)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
-    add_timeout(p)
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_timeout(p, analyse=False)
 
 
 def run_amazons(args: argparse.Namespace) -> int:
@@ -63,7 +66,7 @@ def run_amazons(args: argparse.Namespace) -> int:
               for seat, kind in enumerate((args.p1, args.p2)))
     result = play_match(lambda _: amazons.AmazonsGame(args.setup), p1, p2, args.games,
                         on_game=None if args.quiet else _report(args.p1, args.p2))
-    print(result.summary())
+    print(json.dumps(result.as_json()) if args.json else result.summary())
     return 0
 
 
@@ -83,7 +86,7 @@ def run_queens(args: argparse.Namespace) -> int:
 
     result = play_match(new_game, p1, p2, args.games,
                         on_game=None if args.quiet else _report(args.p1, args.p2))
-    print(result.summary())
+    print(json.dumps(result.as_json()) if args.json else result.summary())
     return 0
 
 
@@ -94,8 +97,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "twoplayer.py"
     if not script.is_file():
-        print(f"error: {script} not found: `arena bench` runs from a source checkout", file=sys.stderr)
-        return 2
+        raise QueensError(f"{script} not found: `arena bench` runs from a source checkout")
     for line in runpy.run_path(str(script))["run_all"]():
         print(line, flush=True)
     return 0

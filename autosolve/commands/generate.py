@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
 import signal
@@ -65,6 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "medium: several units confined together, or k>1 block rules; hard: needs a "
                         "trial or a guess): seeds from S on are made and graded until --count match; "
                         "each keeps its own seed in its name and its grade in its header")
+    parser.add_argument("--json", action="store_true",
+                        help="JSON Lines instead of the text format: one object per puzzle "
+                        "(name, n, k, rule, meta, rows)")
     parser.set_defaults(func=run)
 
 
@@ -79,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise QueensError("--hard and --difficulty choose puzzles in two different ways: use one")
     if args.hard:
         _check_candidates(args)
-    output = PuzzleOutput(args.out)
+    output = PuzzleOutput(args.out, as_json=args.json)
     # One puzzle: the time limit's own line shows the time spent; many: a tqdm bar counts them.
     progress = args.count == 1 and not args.hard
     try:
@@ -105,8 +109,9 @@ class PuzzleOutput:
     whole. A pipe may not (its reader can stop reading): there the alarm is never held back,
     and --out is written without a buffer, so nothing is left to block the exit."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, as_json: bool = False) -> None:
         self.path = path
+        self.as_json = as_json
         self.written = 0
         self.writing = False  # True while a puzzle is on its way out (a stop then may cut it)
         self._file: BinaryIO | None = None
@@ -132,8 +137,11 @@ class PuzzleOutput:
         self._regular = _is_regular_file(self._file)
 
     def write(self, puzzle: Puzzle) -> None:
-        """One puzzle, a blank line before all but the first."""
-        text = ("\n" if self.written else "") + format_puzzle(puzzle)
+        """One puzzle, a blank line before all but the first (under --json: one line each)."""
+        if self.as_json:
+            text = json.dumps(puzzle_json(puzzle)) + "\n"
+        else:
+            text = ("\n" if self.written else "") + format_puzzle(puzzle)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM}) if self._regular else None
         self.writing = True
         try:
@@ -169,6 +177,12 @@ class PuzzleOutput:
             with suppress(OSError):
                 self._file.close()
         self._file = None
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, object]:
+    """One generated puzzle as a JSON object: its rows are the text format's rows of labels."""
+    return {"name": puzzle.name, "n": puzzle.n, "k": puzzle.k, "rule": puzzle.rule,
+            "meta": dict(puzzle.meta), "rows": format_puzzle(puzzle, header=False).splitlines()}
 
 
 def _is_regular_file(stream: IO[Any]) -> bool:

@@ -56,13 +56,15 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     source.add_argument("--analyse", "--analyze", metavar="FILE",
                         help="print who wins each board of FILE with perfect play, "
                         "and the winning first moves")
-    p.add_argument("--size", type=int, default=8, help="size of a random region map (default 8)")
+    p.add_argument("--size", type=int, default=queens_game.DEFAULT_SIZE,
+                   help=f"size of a random region map (default {queens_game.DEFAULT_SIZE})")
     p.add_argument("--seed", type=int, default=None, help="seed of the random region map and AIs")
-    p.add_argument("--mode", choices=queens_game.MODES, default="hard",
-                   help="hard: no shared diagonal at all; easy: no diagonal neighbours (default hard)")
+    p.add_argument("--mode", choices=queens_game.MODES, default=queens_game.DEFAULT_MODE,
+                   help="hard: no shared diagonal at all; easy: no diagonal neighbours "
+                   f"(default {queens_game.DEFAULT_MODE})")
     p.add_argument("--position", help="start from a position string (see `position` in a game)")
     p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
-    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", "perfect")
+    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", queens_game.DEFAULT_AI)
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
@@ -83,7 +85,7 @@ def _register_amazons(games: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
     p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
     p.add_argument("--seed", type=int, default=None, help="seed for the random player")
-    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search")
+    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search", analyse=False)
     p.set_defaults(func=run_amazons)
 
 
@@ -98,18 +100,20 @@ def _register_superqueen(games: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_superqueen)
 
 
-def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str) -> None:
+def _add_players(p: argparse.ArgumentParser, choices: tuple[str, ...], first: str, second: str, *,
+                 analyse: bool = True) -> None:
     p.add_argument("--p1", choices=choices, default=first, help=f"first player (default {first})")
     p.add_argument("--p2", choices=choices, default=second, help=f"second player (default {second})")
     p.add_argument("--time", type=POSITIVE_SECONDS, default=1.0,
                    help="seconds per move for searching AIs (default 1)")
-    add_timeout(p)
+    add_timeout(p, analyse=analyse)
 
 
-def add_timeout(p: argparse.ArgumentParser) -> None:
+def add_timeout(p: argparse.ArgumentParser, *, analyse: bool = True) -> None:
+    """--timeout per AI move (and, where the command has --analyse, per analysed board)."""
+    analysed = ", or --analyse about one board" if analyse else ""
     p.add_argument("--timeout", type=TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"stop when an AI thinks longer than SECONDS about one move, or --analyse "
-                   f"about one board (default "
+                   help=f"stop when an AI thinks longer than SECONDS about one move{analysed} (default "
                    f"{DEFAULT_TIMEOUT:g}; 0: no limit). Measured: the perfect Queens Game player "
                    "takes 2 s on a plain 10x10 and had not finished after 40 s on a plain 12x12 or a "
                    "16x16 region map")
@@ -158,7 +162,8 @@ def run_queens(args: argparse.Namespace) -> int:
         for i, kind in enumerate((args.p1, args.p2))
     ]
     console.say(f"Queens Game, {game.board.n}x{game.board.n}, {game.board.mode} mode. "
-                "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.")
+                "Moves are cells like r3c5 (row 3, column 5); 'moves' lists them.\n"
+                "A queen shows as 1 or 2: the player who placed it.")
     play_game(game, players, names, console)
     return 0
 

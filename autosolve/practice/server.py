@@ -309,11 +309,15 @@ class PracticeServer(LoopbackServer):
 
     def _hint(self, request: Request) -> Response:
         from solver.coach import CoachError, Position, advise  # the page's Hint button only
+        from vision.colour_names import hex_rgb, region_colour_names
 
         states = _parse_states(parse_report(request.body).get("states"), self.puzzle.n)
         marks = [(r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch == MARK]
+        # The page shows regions in colours, not letters: the hint names them so.
+        names = region_colour_names([hex_rgb(c) for c in self.colours])
+        shown = self.puzzle if names is None else self.puzzle.with_colour_names(names)
         try:
-            advice = advise(self.puzzle, Position.of(queens_in(states), marks))
+            advice = advise(shown, Position.of(queens_in(states), marks))
         except CoachError as exc:
             raise ValueError(str(exc)) from None
         return json_response(advice.to_json())
@@ -426,7 +430,19 @@ class PracticeServer(LoopbackServer):
             "dark": self.dark,
             "options": self.options.to_json(),
             "difficulties": [d.value for d in self.difficulties()],
+            "grade": self.grade_json(),
         }
+
+    def grade_json(self) -> dict[str, str] | None:
+        """A puzzle made on request: its difficulty and its hardest step (from its header), for
+        the page to show; None for others."""
+        difficulty, short = self.puzzle.meta.get("difficulty"), self.puzzle.meta.get("grade")
+        if not difficulty or not short:
+            return None
+        from solver.coach import Tier
+
+        tier = next((t for t in Tier if t.short == short), None)
+        return {"difficulty": difficulty, "tier": short, "tier_name": tier.title if tier else short}
 
     def record(self, report: dict[str, object]) -> PageState:
         """Take a page report (the body of ``POST /api/state``); ValueError when malformed.

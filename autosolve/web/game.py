@@ -46,6 +46,9 @@ from solver.formats import parse_puzzle
 from solver.puzzle import Cell
 from twoplayer.players import Player
 from twoplayer.queens_game import (
+    DEFAULT_AI,
+    DEFAULT_MODE,
+    DEFAULT_SIZE,
     MODES,
     QUEENS_AIS,
     Mode,
@@ -83,6 +86,18 @@ class WebGame:
     seed: int | None
     ais: dict[str, Player] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    colours: list[str] = field(default_factory=list)
+    colour_names: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Loaded with the first game, not with the server: colour science needs numpy (0.3 s),
+        # and the address should show as soon as the server listens.
+        from autosolve.web.colours import PALETTE, region_colours
+        from vision.colour_names import hex_rgb, region_colour_names
+
+        regions = self.game.board.regions
+        self.colours = region_colours(regions) if regions is not None else [PALETTE[0]]
+        self.colour_names = list(region_colour_names([hex_rgb(c) for c in self.colours]) or ())
 
     def ai(self, level: str) -> Player:
         if level not in self.ais:
@@ -104,6 +119,8 @@ class WebGame:
             "mode": board.mode,
             "seed": self.seed,
             "regions": [list(row) for row in board.regions or ()],
+            "colours": self.colours,
+            "colour_names": self.colour_names,
             "labels": board.label_rows(),
             "queens": [{"row": r, "col": c, "player": i % 2 + 1} for i, (r, c) in enumerate(game.queens)],
             "current_player": game.turn + 1,
@@ -216,6 +233,7 @@ def loaded_board(regions: object, n: int, mode: Mode) -> QueensBoard:
         text = regions
     else:
         raise ValueError("regions must be the puzzle text (a string) or a list of N strings of labels")
+    _check_square(text, n)
     try:
         puzzle = parse_puzzle(text, "regions")
         puzzle.validate()
@@ -228,6 +246,26 @@ def loaded_board(regions: object, n: int, mode: Mode) -> QueensBoard:
     if split is not None:
         raise ValueError(f"bad region map: region {split} is in pieces; it needs N connected regions")
     return board
+
+
+def _check_square(text: str, n: int) -> None:
+    """Refuse a region map that is not n lines of n letters, in the words of the page's form
+    (the text format's own message names a file and line: "regions:1: ... 1 rows")."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    tokens = any(len(line.split()) > 1 for line in lines)
+    widths = [len(line.split()) if tokens else len(line) for line in lines]
+    if len(lines) != n:
+        raise ValueError(f"the region map has {_count(len(lines), 'line')}; the board is {n}x{n}: "
+                         f"give {n} lines of {n} region letters")
+    for number, width in enumerate(widths, start=1):
+        if width != n:
+            raise ValueError(f"line {number} of the region map has {_count(width, 'letter')}; "
+                             f"give {n} on every line (the board is {n}x{n})")
+
+
+def _count(number: int, thing: str) -> str:
+    """ "1 line", "3 lines"."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 def requested_cell(body: dict[str, object], web: WebGame) -> Cell:
@@ -289,7 +327,10 @@ class GameApi:
         return routes
 
     def page(self, request: Request) -> Response:
-        html = (STATIC / "index.html").read_text(encoding="utf-8").replace("__TITLE__", PAGE_TITLE)
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        for name, value in (("__TITLE__", PAGE_TITLE), ("__SIZE__", str(DEFAULT_SIZE)),
+                            ("__MODE__", DEFAULT_MODE), ("__LEVEL__", DEFAULT_AI)):
+            html = html.replace(name, value)
         return Response(html.encode("utf-8"), CONTENT_TYPES[".html"])
 
     def init(self, request: Request) -> Response:

@@ -377,6 +377,7 @@ class WinScreen {
     this.backdrop = document.getElementById("backdrop");
     this.el.classList.add(this.kind);
     document.getElementById("win-close").addEventListener("click", () => this.hide());
+    document.getElementById("win-share").addEventListener("click", () => this.share());
   }
 
   schedule() {
@@ -388,7 +389,27 @@ class WinScreen {
     const g = this.game;
     document.getElementById("win-time").textContent = formatTime(g.elapsedMs());
     document.getElementById("win-moves").textContent = String(g.moves);
+    document.getElementById("win-share").textContent = "Copy your result";
     this.setShown(true);
+  }
+
+  /** The result as LinkedIn shares it, copied for pasting anywhere. */
+  resultText() {
+    const g = this.game, name = document.getElementById("puzzle-name").textContent;
+    return `Queens ${name} | ${formatTime(g.elapsedMs())} in ${g.moves} moves 👑\nPractised with queens-autosolve`;
+  }
+
+  async share() {
+    const text = this.resultText(), button = document.getElementById("win-share");
+    this.lastShared = text;
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied!";
+    } catch (_) {
+      button.textContent = "Copy failed: select the text below";
+      document.getElementById("win-shared").textContent = text;
+      document.getElementById("win-shared").hidden = false;
+    }
   }
 
   hide() {
@@ -404,6 +425,17 @@ class WinScreen {
     this.game.boardEl.classList.toggle("replaced", shown && this.kind === "replace");
     this.game.reporter.send();
   }
+}
+
+/** A puzzle made on request says its difficulty and the hardest step it needs, and the
+ * new-puzzle choice stays on that difficulty (the page reloads to show each new puzzle). */
+function showGrade(grade) {
+  const el = document.getElementById("puzzle-grade");
+  el.hidden = !grade;
+  if (!grade) return;
+  el.textContent = `${grade.difficulty}: ${grade.tier_name}`;
+  const select = document.getElementById("difficulty");
+  if ([...select.options].some((o) => o.value === grade.difficulty)) select.value = grade.difficulty;
 }
 
 /** Leave in the new-puzzle choice only the difficulties this board size can be made in (a 4x4
@@ -441,8 +473,7 @@ class CoachPanel {
       const step = answer.step;
       if (!step) return this.show("Solved: nothing left to do.", [], []);
       const marks = step.marks.map(index).concat(step.queen ? [index(step.queen)] : []);
-      const todo = step.queen ? "Place the queen." : step.marks.length ? "Mark the outlined cells with X." : "";
-      this.show(`${step.tier_name}: ${step.text} ${todo}`, step.cells.map(index), marks);
+      this.show(hintSentence(step), step.cells.map(index), marks);
     } catch (_) {
       this.show("Hints come from the practice server: start it with queens-autosolve practice.", [], []);
     }
@@ -472,6 +503,19 @@ class CoachPanel {
     for (const el of this.game.cellEls) el.classList.remove("hinted", "hint-mark");
     this.textEl.hidden = true;
   }
+}
+
+/** A hint step as sentences: its tier, what the coach saw, and what to do on the board (the cells
+ * to act on are the ones outlined in dashes). */
+function hintSentence(step) {
+  const said = /[.!?]$/.test(step.text) ? step.text : `${step.text}.`;
+  const cell = ([r, c]) => `r${r + 1}c${c + 1}`;
+  let todo = "";
+  if (step.queen) todo = ` Place a queen on ${cell(step.queen)} (outlined in dashes).`;
+  else if (step.marks.length === 1) todo = " Mark the cell outlined in dashes with X.";
+  else if (step.marks.length) todo = ` Mark the ${step.marks.length} cells outlined in dashes with X.`;
+  const tier = step.tier_name.charAt(0).toUpperCase() + step.tier_name.slice(1);
+  return `${tier}: ${said}${todo}`;
 }
 
 async function postJson(url, data) {
@@ -523,6 +567,33 @@ class Reporter {
       .catch(() => { /* no server (page opened as a file): play on regardless */ })
       .finally(() => { this.busy = false; this.flush(); });
   }
+}
+
+/** Keyboard play, as on the game page: Tab reaches the board, the arrows move between cells,
+ * Enter or Space presses the cell (× then queen then empty, as a tap). */
+function playByKeyboard(game) {
+  const n = game.model.n, board = game.boardEl;
+  let at = 0;
+  const focus = (i) => {
+    game.cellEls[at].tabIndex = -1;
+    at = i;
+    game.cellEls[at].tabIndex = 0;
+    game.cellEls[at].focus();
+  };
+  game.cellEls.forEach((el, i) => { el.tabIndex = i === 0 ? 0 : -1; });
+  const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  board.addEventListener("keydown", (e) => {
+    const r = Math.floor(at / n), c = at % n;
+    if (steps[e.key]) {
+      e.preventDefault();
+      const rr = Math.max(0, Math.min(n - 1, r + steps[e.key][0]));
+      const cc = Math.max(0, Math.min(n - 1, c + steps[e.key][1]));
+      focus(rr * n + cc);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      game.pressAt(game.cellEls[at], e.timeStamp);
+    }
+  });
 }
 
 // ---- examples under the board -----------------------------------------------------------
@@ -586,11 +657,13 @@ function main() {
   document.getElementById("theme").addEventListener("click", () =>
     setDark(!document.documentElement.classList.contains("dark")));
   document.getElementById("puzzle-name").textContent = data.name ? data.name : `${data.n}×${data.n}`;
+  showGrade(data.grade);
   if ((data.k || 1) > 1) document.getElementById("per-unit").textContent = String(data.k);
   const board = document.getElementById("board");
   const game = new Game(data, board);
   game.coach = new CoachPanel(game, data.difficulties || ["easy", "medium", "hard"]);
   document.getElementById("tool-reset").addEventListener("click", () => game.clear());
+  playByKeyboard(game);
   window.queensGame = game; // for people poking at the page from the devtools console
   setInterval(() => { if (!game.solved) game.tick(); }, 250);
   drawExamples(document.getElementById("examples"), data.colours.length >= 5 ? data.colours : REGION_FALLBACK);

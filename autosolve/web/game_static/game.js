@@ -4,7 +4,6 @@
 // or joined by ";").
 "use strict";
 
-const GOLDEN_ANGLE = 137.508;
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -37,13 +36,31 @@ function showError(error) {
 
 // --- colours and names -------------------------------------------------------------------------
 
-function regionColour(index) {
-  const hue = (index * GOLDEN_ANGLE) % 360;
-  return `hsl(${hue.toFixed(1)}, 70%, 82%)`;
+function regionColour(s, index) {
+  return s.colours[index] || s.colours[0];  // chosen by the server (autosolve/web/colours.py)
 }
 
-function regionLabel(index) {
-  return index < 26 ? String.fromCharCode(65 + index) : `R${index + 1}`;
+/** Inset shadows as the practice page draws them: 1px cell lines inside a region, 3px lines
+ * between regions (2px on this cell's right or bottom edge, 1px on the neighbour's side). */
+function cellLines(s, r, c) {
+  const n = s.n;
+  const id = (rr, cc) => (s.regions.length ? s.regions[rr][cc] : 0);
+  const here = id(r, c);
+  const line = "var(--cell-line)";
+  const thick = "var(--region-line)";
+  const lines = [];
+  if (c < n - 1) lines.push(id(r, c + 1) === here ? `inset -1px 0 0 ${line}` : `inset -2px 0 0 ${thick}`);
+  if (c > 0 && id(r, c - 1) !== here) lines.push(`inset 1px 0 0 ${thick}`);
+  if (r < n - 1) lines.push(id(r + 1, c) === here ? `inset 0 -1px 0 ${line}` : `inset 0 -2px 0 ${thick}`);
+  if (r > 0 && id(r - 1, c) !== here) lines.push(`inset 0 1px 0 ${thick}`);
+  return lines;
+}
+
+/** A region as a person names it: by its colour ("the violet region"), as the hints do. */
+function regionLabel(s, index) {
+  const name = s.colour_names && s.colour_names[index];
+  if (name) return `the ${name} region`;
+  return `region ${index < 26 ? String.fromCharCode(65 + index) : index + 1}`;
 }
 
 function playerName(player) {
@@ -88,7 +105,8 @@ function drawCell(s, r, c, queens, legal) {
   cell.dataset.row = r;
   cell.dataset.col = c;
   cell.tabIndex = -1;
-  cell.style.background = regionColour(region);
+  cell.style.backgroundColor = regionColour(s, region);
+  const lines = cellLines(s, r, c);
   const queen = queens.get(key);
   let what;
   if (queen) {
@@ -98,7 +116,10 @@ function drawCell(s, r, c, queens, legal) {
     mark.setAttribute("aria-hidden", "true");
     cell.append(mark);
     what = `queen of ${playerName(queen.player)}`;
-    if (queen.index === s.queens.length - 1) cell.classList.add("last");
+    if (queen.index === s.queens.length - 1) {
+      cell.classList.add("last");
+      lines.push("inset 0 0 0 4px var(--last-move)");
+    }
   } else if (legal.has(key)) {
     cell.classList.add("legal");
     what = "empty, legal move";
@@ -111,7 +132,8 @@ function drawCell(s, r, c, queens, legal) {
     cell.classList.add("blocked");
     what = "empty, blocked";
   }
-  cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}, region ${regionLabel(region)}, ${what}`);
+  cell.style.boxShadow = lines.join(", ") || "none";
+  cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}, ${regionLabel(s, region)}, ${what}`);
   cell.addEventListener("click", () => { page.focus = [r, c]; play(r, c); });
   return cell;
 }
@@ -123,6 +145,9 @@ function drawStatus(s) {
     turn.textContent = "Game over";
     over.hidden = false;
     over.textContent = `${playerName(s.winner)} ${playerName(s.winner) === "You" ? "win" : "wins"}! ${s.reason}.`;
+    const last = s.queens[s.queens.length - 1];
+    if (last) over.textContent += ` Last queen: ${playerName(last.player)}, row ${last.row + 1}, column ${last.col + 1}.`;
+    $("ai-note").textContent = "";  // the last move is in the box: no older line beside it
   } else {
     over.hidden = true;
     const who = playerName(s.current_player);
@@ -157,7 +182,9 @@ async function play(r, c) {
   page.focus = [r, c];
   page.busy = true;  // until the move is in: an Undo pressed meanwhile is for after it
   try {
-    await update(api("/api/game/move", {game_id: s.game_id, row: r, col: c}));
+    const moved = api("/api/game/move", {game_id: s.game_id, row: r, col: c});
+    $("ai-note").textContent = "";  // the AI's last move is no longer the last one
+    await update(moved);
     showError(null);
   } catch (error) {
     showError(error);
@@ -281,11 +308,26 @@ async function newGame(event) {
     showError(null);
     await update(Promise.resolve(state));
     if (state.seed !== null) $("opt-seed").placeholder = `any (last: ${state.seed})`;
+    rememberSettings(body, settings);
   } catch (error) {
     showError(error);
     return;
   }
   await aiTurn();
+}
+
+/** The address shows the game now on the board (a reload or a shared link starts the same
+ * kind of game), not the settings the page was first opened with. */
+function rememberSettings(body, settings) {
+  const query = new URLSearchParams({n: String(body.n), mode: body.mode});
+  if (body.seed !== undefined) query.set("seed", String(body.seed));
+  query.set("opponent", settings.opponent);
+  if (settings.opponent === "ai") {
+    query.set("first", settings.first);
+    query.set("level", settings.level);
+  }
+  if ($("analysis").checked) query.set("analysis", "1");
+  history.replaceState(null, "", `${location.pathname}?${query}`);
 }
 
 function pageSettings() {
@@ -299,8 +341,13 @@ function pageSettings() {
 function fillForm() {
   const select = $("opt-n");
   for (let n = 4; n <= 12; n++) select.add(new Option(`${n} x ${n}`, String(n)));
+  // What an address without settings plays: the defaults of `play queens`, set by the server.
+  const defaults = document.body.dataset;
   const query = pageSettings();
-  select.value = query.get("n") || "8";
+  for (const [name, value] of [["n", defaults.size], ["mode", defaults.mode], ["level", defaults.level]]) {
+    if (!query.get(name)) query.set(name, value);
+  }
+  select.value = query.get("n");
   const form = $("new-game");
   for (const name of ["mode", "opponent"]) {
     const value = query.get(name);
@@ -309,7 +356,7 @@ function fillForm() {
   }
   if (query.get("seed")) $("opt-seed").value = query.get("seed");
   if (query.get("first")) $("opt-first").value = query.get("first");
-  if (query.get("level")) $("opt-level").value = query.get("level");
+  $("opt-level").value = query.get("level");
   if (query.get("analysis") === "1") $("analysis").checked = true;
 }
 
