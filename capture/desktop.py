@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib
     from capture.geometry import Rect
     from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 
-# The names `--desktop` takes; "auto" picks from the session. Only x11 is implemented yet.
+# The names `--desktop` takes; "auto" picks from the session.
 DESKTOPS = ("auto", "x11", "wlroots", "gnome")
-IMPLEMENTED = ("x11",)
+IMPLEMENTED = ("x11", "gnome")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
 WORKS_TODAY = ("today the tool works on an X11 desktop only: log in with an X11 session "
@@ -106,7 +106,10 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
     ...     frame = session.grab_window(session.find_window())
     """
     env = os.environ if env is None else env
-    choose_desktop(display, desktop, env)  # "x11", the one implemented, or an error
+    if choose_desktop(display, desktop, env) == "gnome":
+        from capture.gnome import GnomeDesktop  # jeepney, GStreamer: only once it is opened
+
+        return GnomeDesktop(env)
     from capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
     return X11Desktop(display, env)
@@ -122,6 +125,8 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
         if display is not None or not is_wayland_session(env):
             return "x11"
         compositor = compositor_name(env)
+        if is_gnome(compositor):
+            return "gnome"
         raise UnsupportedDesktopError(
             f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
             f"drive yet; {WORKS_TODAY}"
@@ -136,6 +141,11 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
 def compositor_name(env: Mapping[str, str]) -> str:
     """The Wayland compositor's name as the session gives it, or 'compositor unknown'."""
     return env.get("XDG_CURRENT_DESKTOP") or env.get("XDG_SESSION_DESKTOP") or "compositor unknown"
+
+
+def is_gnome(compositor: str) -> bool:
+    """Whether XDG_CURRENT_DESKTOP names GNOME ("GNOME", "ubuntu:GNOME", "GNOME-Classic:GNOME")."""
+    return "gnome" in compositor.lower().split(":")
 
 
 def family_of(compositor: str) -> str:

@@ -1,0 +1,330 @@
+"""The GNOME desktop (`capture.desktop.DesktopSession` on mutter): pixels from a ScreenCast
+stream, input through a RemoteDesktop session, both over D-Bus (jeepney, pure Python).
+
+Mutter's own API (`org.gnome.Mutter.ScreenCast` and `org.gnome.Mutter.RemoteDesktop`, what the
+GNOME portal is built on) is used where this process may call it: a headless mutter, or a
+session that grants it. On a real GNOME desktop the portal (`capture.gnome_portal`) asks the
+user once and hands over the same kind of stream.
+
+Frames: mutter sends the monitor's picture to PipeWire; GStreamer's `pipewiresrc` (the system
+packages `gstreamer1.0-pipewire` and `gstreamer1.0-tools`) runs in a `gst-launch-1.0` process kept
+for the whole run, writing raw BGRx frames to a pipe that a thread reads, keeping the newest.
+Mutter sends a frame whenever the monitor is repainted, so the newest frame is what the monitor
+shows now, up to a repaint in flight. The cursor is left out of the stream (cursor-mode hidden).
+
+What mutter does not tell another program, and so is not checked here (see the README):
+- which window shows the board: there is no window list, so the "window" is the whole monitor
+  and the board is found in its pixels, on every grab, like any other check of the guard
+  (`actuator.guard`); whether it is a browser cannot be asked, `--window` cannot be honoured;
+- where the pointer is: the pointer is where this session last put it, so a user moving the
+  mouse is not seen unless it changes what the board shows (a hover tint on a cell the guard
+  judges stops the clicks).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from capture.errors import CaptureError, WindowOffScreenError
+from capture.geometry import Rect
+from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+
+BTN_LEFT = 0x110  # linux/input-event-codes.h
+AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
+CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
+WARM_UP = 0.1  # s after the first move: the first click after it is lost while the client
+# (the browser) picks up the new input device
+FIRST_FRAME_TIMEOUT = 10.0  # s: gst-launch starts in about 0.3 s
+MONITOR_TITLE = "the GNOME monitor {}"  # the one "window" there is
+APT_GSTREAMER = "sudo apt-get install -y gstreamer1.0-tools gstreamer1.0-pipewire"
+
+SCREENCAST = "org.gnome.Mutter.ScreenCast"
+REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
+
+
+class DBusError(CaptureError):
+    """A D-Bus call failed: the message names the call and what mutter answered."""
+
+
+class MutterBus:
+    """One connection to the session bus, calling mutter's methods and waiting for its answers."""
+
+    def __init__(self, address: str) -> None:
+        from jeepney.io.blocking import open_dbus_connection
+
+        try:
+            self.connection = open_dbus_connection(bus=address)
+        except (OSError, ValueError, KeyError) as exc:
+            raise CaptureError(f"cannot connect to the D-Bus session bus ({address}): {exc}; run this "
+                               "inside the GNOME session (DBUS_SESSION_BUS_ADDRESS set)") from None
+
+    def call(self, service: str, path: str, interface: str, method: str,
+             signature: str | None = None, body: tuple[object, ...] = ()) -> tuple[object, ...]:
+        from jeepney import DBusAddress, MessageType, new_method_call
+
+        address = DBusAddress(path, bus_name=service, interface=interface)
+        reply = self.connection.send_and_get_reply(new_method_call(address, method, signature, body),
+                                                   timeout=5)
+        if reply.header.message_type is MessageType.error:
+            detail = reply.body[0] if reply.body else reply.header.fields
+            raise DBusError(f"{interface}.{method}: {detail}")
+        return tuple(reply.body)
+
+    def get(self, service: str, path: str, interface: str, name: str) -> object:
+        """The value of a D-Bus property."""
+        body = self.call(service, path, "org.freedesktop.DBus.Properties", "Get", "ss", (interface, name))
+        variant = body[0]  # (signature, value)
+        assert isinstance(variant, tuple)
+        return variant[1]
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass(frozen=True)
+class CastSession:
+    """A started RemoteDesktop session with its ScreenCast of one monitor."""
+
+    remote: str  # the RemoteDesktop session's object path
+    stream: str  # the ScreenCast stream's object path (input coordinates are relative to it)
+    node: int  # the PipeWire node the frames come from
+    rect: Rect  # the monitor, in the desktop's coordinates
+    name: str  # the monitor's connector ("Meta-0", "DP-1")
+
+
+def start_cast(bus: MutterBus, connector: str = "") -> CastSession:
+    """Create and start a RemoteDesktop session with a ScreenCast of the monitor `connector`
+    ("": the primary one); return once PipeWire has the stream's node."""
+    from jeepney import MatchRule, message_bus
+
+    (remote,) = bus.call(REMOTE_DESKTOP, "/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, "CreateSession")
+    remote_iface = f"{REMOTE_DESKTOP}.Session"
+    session_id = bus.get(REMOTE_DESKTOP, str(remote), remote_iface, "SessionId")
+    (cast,) = bus.call(SCREENCAST, "/org/gnome/Mutter/ScreenCast", SCREENCAST, "CreateSession", "a{sv}",
+                       ({"remote-desktop-session-id": ("s", session_id)},))
+    (stream,) = bus.call(SCREENCAST, str(cast), f"{SCREENCAST}.Session", "RecordMonitor", "sa{sv}",
+                         (connector, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+    rule = MatchRule(type="signal", interface=f"{SCREENCAST}.Stream", member="PipeWireStreamAdded",
+                     path=str(stream))
+    bus.connection.send_and_get_reply(message_bus.AddMatch(rule))
+    with bus.connection.filter(rule) as queue:
+        bus.call(REMOTE_DESKTOP, str(remote), remote_iface, "Start")
+        try:
+            signal = bus.connection.recv_until_filtered(queue, timeout=5)
+        except TimeoutError:
+            raise CaptureError("mutter started the screen cast but PipeWire gave it no stream within 5 s; "
+                               "is PipeWire running in this session?") from None
+    parameters = bus.get(SCREENCAST, str(stream), f"{SCREENCAST}.Stream", "Parameters")
+    assert isinstance(parameters, dict)
+    (left, top), (width, height) = parameters["position"][1], parameters["size"][1]
+    name = parameters.get("output-name", ("s", connector or "primary"))[1]
+    return CastSession(str(remote), str(stream), int(signal.body[0]), Rect(left, top, width, height), name)
+
+
+class FrameStream:
+    """The newest frame of a PipeWire video stream, read by `gst-launch-1.0` (pipewiresrc) into a
+    pipe and from there by a thread of ours. `pipewire_fd`: the portal's PipeWire connection
+    (None: the session's PipeWire daemon, as found through XDG_RUNTIME_DIR)."""
+
+    def __init__(self, node: int, width: int, height: int, env: Mapping[str, str],
+                 pipewire_fd: int | None = None) -> None:
+        binary = shutil.which("gst-launch-1.0")
+        if binary is None:
+            raise CaptureError(f"GStreamer's gst-launch-1.0 is not installed; install: {APT_GSTREAMER}")
+        self.width, self.height = width, height
+        self.frame_size = width * height * 4
+        self._newest: np.ndarray | None = None
+        self._count = 0
+        self._ready = threading.Condition()
+        source = ["pipewiresrc", f"path={node}", "always-copy=true"]
+        if pipewire_fd is not None:
+            source.append(f"fd={pipewire_fd}")
+        self.process = subprocess.Popen(
+            [binary, "-q", *source, "!", "videoconvert", "!",
+             f"video/x-raw,format=BGRx,width={width},height={height}", "!", "fdsink", "sync=false"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(env), start_new_session=True,
+            pass_fds=() if pipewire_fd is None else (pipewire_fd,),
+        )
+        self._reader = threading.Thread(target=self._read_frames, name="pipewire-frames", daemon=True)
+        self._reader.start()
+
+    def _read_frames(self) -> None:
+        pipe = self.process.stdout
+        assert pipe is not None
+        while True:
+            buffer = bytearray(self.frame_size)
+            view, got = memoryview(buffer), 0
+            while got < self.frame_size:
+                chunk = os.readv(pipe.fileno(), [view[got:]])
+                if not chunk:
+                    with self._ready:
+                        self._ready.notify_all()
+                    return
+                got += chunk
+            frame = np.frombuffer(buffer, dtype=np.uint8).reshape(self.height, self.width, 4)
+            with self._ready:
+                self._newest, self._count = frame, self._count + 1
+                self._ready.notify_all()
+
+    def newest(self, timeout: float = FIRST_FRAME_TIMEOUT) -> np.ndarray:
+        """The newest whole frame (H x W x 4, BGRx), waiting for the first one."""
+        with self._ready:
+            if self._newest is None:
+                self._ready.wait_for(lambda: self._newest is not None or self.process.poll() is not None,
+                                     timeout)
+            if self._newest is None:
+                raise CaptureError(f"no frame came from the screen cast within {timeout:g} s "
+                                   "(gst-launch-1.0 pipewiresrc); is gstreamer1.0-pipewire installed?")
+            return self._newest
+
+    @property
+    def frames(self) -> int:
+        """How many frames have come so far."""
+        return self._count
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+class GnomeDesktop:
+    """One monitor of a GNOME (mutter) session: its pixels and the pointer's moves, buttons and
+    wheel. The monitor is the one "window" (mutter lists no windows to other programs)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, connector: str = "") -> None:
+        env = os.environ if env is None else env
+        address = env.get("DBUS_SESSION_BUS_ADDRESS", "")
+        if not address:
+            raise CaptureError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run this "
+                               "inside the GNOME session, or try `queens-autosolve demo --desktop gnome`")
+        self.bus = MutterBus(address)
+        try:
+            self.cast = start_cast(self.bus, connector)
+            rect = self.cast.rect
+            self.stream = FrameStream(self.cast.node, rect.width, rect.height, env)
+        except BaseException:
+            self.bus.close()
+            raise
+        self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
+        self.placed: Pointer | None = None
+        self._warm = False
+
+    def __enter__(self) -> GnomeDesktop:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the stream and the sessions (mutter ends them when our connection closes)."""
+        self.stream.stop()
+        self.bus.close()
+
+    # --- windows: the monitor is the only one known ---------------------------------------------
+
+    def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
+        """The monitor: the board is found in its pixels. A title cannot be matched: mutter tells
+        no other program which windows it shows."""
+        if title is not None:
+            raise CaptureError(f"--window {title!r}: on GNOME the tool cannot see window titles (mutter "
+                               "lists no windows to other programs); leave --window out: the board is "
+                               "found on the whole monitor")
+        return self.monitor
+
+    def refresh(self, window: WindowRecord) -> WindowRecord | None:
+        return self.monitor
+
+    def placement(self, window: WindowRecord) -> Placement | None:
+        return Placement(self.monitor.rect, True)
+
+    def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
+        """None known: a window over the board shows only in the pixels (the guard's checks)."""
+        return []
+
+    def window_at(self, x: float, y: float) -> WindowRecord | None:
+        return self.monitor if self.monitor.rect.contains(x, y) else None
+
+    def window_manager(self) -> str | None:
+        return "mutter"
+
+    # --- pixels ----------------------------------------------------------------------------------
+
+    def monitors(self) -> list[Monitor]:
+        """Index 0, all monitors, is the one cast here (mss's convention), as is 1."""
+        return [Monitor(0, self.monitor.rect), Monitor(1, self.monitor.rect)]
+
+    def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
+        """The pixels of `rect` (clipped to the monitor) from the newest frame of the stream."""
+        screen = self.monitor.rect
+        visible = rect.intersection(screen)
+        if visible.empty:
+            raise WindowOffScreenError(f"{rect} lies outside the monitor {screen}; nothing to grab there")
+        whole = self.stream.newest()
+        x, y = visible.left - screen.left, visible.top - screen.top
+        return Frame(
+            raw=whole[y : y + visible.height, x : x + visible.width],  # a view: frames are never written
+            rect=visible, source=source, window=window, monitor=Monitor(1, screen),
+            clipped=rect.edges_outside(screen),
+        )
+
+    def grab_window(self, window: WindowRecord) -> Frame:
+        return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
+
+    def grab_screen(self) -> Frame:
+        return self.grab(self.monitor.rect, source=FrameSource.SCREEN)
+
+    # --- the pointer, the buttons, the wheel ------------------------------------------------------
+
+    def pointer(self) -> Pointer:
+        """Where this session last put the pointer; before any move it is unknown (off screen)."""
+        return self.placed or Pointer(0, 0, on_screen=False)
+
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+        at = (float(x - self.monitor.rect.left), float(y - self.monitor.rect.top))  # stream coordinates
+        self._remote("NotifyPointerMotionAbsolute", "sdd", (self.cast.stream, *at))
+        self.placed = Pointer(x, y, on_screen=True)
+        return self.placed
+
+    def moved_by_someone_else(self) -> Pointer | None:
+        """Never known here: mutter does not say where the pointer is (see the module's doc)."""
+        return None
+
+    def prepare_input(self) -> None:
+        """The warm-up: one move (to the monitor's bottom right corner, away from any board and
+        from GNOME's hot corner) and a pause, so that the first click is not lost."""
+        if self._warm:
+            return
+        rect = self.monitor.rect
+        self.move_pointer(rect.right - 2, rect.bottom - 2)
+        time.sleep(WARM_UP)
+        self._warm = True
+
+    def click(self, x: int, y: int) -> None:
+        self.prepare_input()
+        self._remote("NotifyPointerButton", "ib", (BTN_LEFT, True))
+        self._remote("NotifyPointerButton", "ib", (BTN_LEFT, False))
+
+    def wheel(self, down: int = 0, right: int = 0) -> None:
+        self.prepare_input()
+        if down:
+            self._remote("NotifyPointerAxisDiscrete", "ui", (AXIS_VERTICAL, down))
+        if right:
+            self._remote("NotifyPointerAxisDiscrete", "ui", (AXIS_HORIZONTAL, right))
+
+    def _remote(self, method: str, signature: str, body: tuple[object, ...]) -> None:
+        self.bus.call(REMOTE_DESKTOP, self.cast.remote, f"{REMOTE_DESKTOP}.Session", method, signature, body)
