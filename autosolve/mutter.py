@@ -17,10 +17,14 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autosolve.browser import SCREEN, MissingTool, StageError, stop_process
+from autosolve.browser import SCREEN, Browser, MissingTool, StageError, stop_process
+
+if TYPE_CHECKING:
+    from capture import Frame
 
 # Debian package names of the programs the stage runs (scripts/system-deps.sh installs them).
 PROGRAMS = {"dbus-daemon": "dbus", "pipewire": "pipewire", "wireplumber": "wireplumber",
@@ -102,7 +106,8 @@ class HeadlessMutter:
         while not ready():
             for process in self.processes:
                 if process.poll() is not None:
-                    raise StageError(f"{process.args[0]} exited with status {process.returncode} while "
+                    name = Path(str(process.args[0])).name  # type: ignore[index]  # a list, see _spawn
+                    raise StageError(f"{name} exited with status {process.returncode} while "
                                      f"starting the headless GNOME session")
             if time.monotonic() > deadline:
                 raise StageError(f"{what} did not start within {self.timeout:g}s")
@@ -121,3 +126,34 @@ class HeadlessMutter:
 
     def __exit__(self, *_: object) -> None:
         self.stop()
+
+
+# Chromium as a native Wayland client (no GPU here: browser.CHROMIUM_FLAGS has --disable-gpu).
+CHROMIUM_WAYLAND = ("--ozone-platform=wayland",)
+
+
+def wait_for_board_on_gnome(n: int, timeout: float = 20.0, chromium: Browser | None = None,
+                            env: Mapping[str, str] | None = None) -> Frame:
+    """Wait until the GNOME monitor (the session of `env`, default ours) shows an n x n board
+    that vision reads with certainty (failing at once if `chromium`, the browser showing it,
+    exits); the frame it was read from."""
+    from capture.gnome import GnomeDesktop
+    from vision import BoardNotFound, read_board
+
+    deadline = time.monotonic() + timeout
+    last = "nothing read yet"
+    with GnomeDesktop(env) as desktop:
+        while time.monotonic() < deadline:
+            if chromium is not None:
+                chromium.check_alive()
+            frame = desktop.grab_screen()
+            try:
+                reading = read_board(frame.rgb)
+            except BoardNotFound as exc:
+                last = str(exc)
+            else:
+                if reading.n == n and reading.is_certain:
+                    return frame
+                last = f"read {reading.n}x{reading.n}, confidence {reading.confidence:.2f}"
+            time.sleep(0.1)
+    raise StageError(f"the board did not appear on the GNOME monitor within {timeout:g}s ({last})")
