@@ -1,7 +1,8 @@
 """The desktop seam: `DesktopSession`, every question and every input the main job puts to the
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
-One implementation file per desktop: `capture.x11` today (python-xlib, mss and pyautogui). The
+One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+`capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
 desktop (wlroots, GNOME) is one more file, not a change to them.
 """
@@ -23,8 +24,8 @@ DESKTOPS = ("auto", "x11", "wlroots", "gnome")
 IMPLEMENTED = ("x11", "gnome")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works on an X11 desktop only: log in with an X11 session "
-               "(e.g. 'Ubuntu on Xorg') and run it there")
+WORKS_TODAY = ("today the tool works on an X11 desktop and on GNOME (--desktop gnome): log in with an "
+               "X11 session (e.g. 'Ubuntu on Xorg') or a GNOME one and run it there")
 
 
 class DesktopSession(Protocol):
@@ -99,8 +100,8 @@ class DesktopSession(Protocol):
 def open_desktop(display: str | None = None, desktop: str = "auto",
                  env: Mapping[str, str] | None = None) -> DesktopSession:
     """The desktop to work on: `desktop` one of DESKTOPS; "auto" is X11, unless the session is
-    Wayland and no X11 display was named (`display`, from --display). A desktop that is not
-    implemented yet is an UnsupportedDesktopError naming it and what works today.
+    Wayland and no X11 display was named (`display`, from --display): GNOME there is "gnome". A
+    desktop that is not implemented yet is an UnsupportedDesktopError naming it and what works today.
 
     >>> with open_desktop() as session:                 # doctest: +SKIP
     ...     frame = session.grab_window(session.find_window())

@@ -23,6 +23,8 @@ What mutter does not tell another program, and so is not checked here (see the R
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -39,10 +41,15 @@ from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, Wind
 
 BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
-CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
+# ScreenCast cursor-mode "metadata": the pointer is not painted into the frames, and mutter sends a
+# frame whenever it moves (what `GnomeDesktop.grab` asks for to get a frame newer than its call)
+CURSOR_AS_METADATA = 2
 WARM_UP = 0.1  # s after the first move: the first click after it is lost while the client
 # (the browser) picks up the new input device
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names it
+PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not
 FIRST_FRAME_TIMEOUT = 10.0  # s: gst-launch starts in about 0.3 s
+FRESH_FRAME_TIMEOUT = 3.0  # s: a frame asked for came within 0.1-0.4 s on a loaded 2-core machine
 MONITOR_TITLE = "the GNOME monitor {}"  # the one "window" there is
 APT_GSTREAMER = "sudo apt-get install -y gstreamer1.0-tools gstreamer1.0-pipewire"
 
@@ -124,7 +131,7 @@ def start_cast(bus: MutterBus, connector: str = "") -> CastSession:
     (cast,) = bus.call(SCREENCAST, "/org/gnome/Mutter/ScreenCast", SCREENCAST, "CreateSession", "a{sv}",
                        ({"remote-desktop-session-id": ("s", session_id)},))
     (stream,) = bus.call(SCREENCAST, str(cast), f"{SCREENCAST}.Session", "RecordMonitor", "sa{sv}",
-                         (connector, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+                         (connector, {"cursor-mode": ("u", CURSOR_AS_METADATA)}))
     rule = MatchRule(type="signal", interface=f"{SCREENCAST}.Stream", member="PipeWireStreamAdded",
                      path=str(stream))
     bus.connection.send_and_get_reply(message_bus.AddMatch(rule))
@@ -157,12 +164,12 @@ class FrameStream:
         self._newest: np.ndarray | None = None
         self._count = 0
         self._ready = threading.Condition()
-        source = ["pipewiresrc", f"path={node}", "always-copy=true"]
+        source = ["pipewiresrc", f"path={node}"]
         if pipewire_fd is not None:
             source.append(f"fd={pipewire_fd}")
         self.process = subprocess.Popen(
-            [binary, "-q", *source, "!", "videoconvert", "!",
-             f"video/x-raw,format=BGRx,width={width},height={height}", "!", "fdsink", "sync=false"],
+            [binary, "-q", *source, "!", f"video/x-raw,format=BGRx,width={width},height={height}", "!",
+             "fdsink", "sync=false"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(env), start_new_session=True,
             pass_fds=() if pipewire_fd is None else (pipewire_fd,),
         )
@@ -172,6 +179,8 @@ class FrameStream:
     def _read_frames(self) -> None:
         pipe = self.process.stdout
         assert pipe is not None
+        with contextlib.suppress(OSError):  # a bigger pipe: fewer switches between gst-launch and us
+            fcntl.fcntl(pipe.fileno(), F_SETPIPE_SZ, PIPE_SIZE)
         while True:
             buffer = bytearray(self.frame_size)
             view, got = memoryview(buffer), 0
@@ -203,6 +212,16 @@ class FrameStream:
         """How many frames have come so far."""
         return self._count
 
+    def after(self, count: int, timeout: float = FRESH_FRAME_TIMEOUT) -> np.ndarray:
+        """The newest frame once more than `count` frames have come (one sent after a moment
+        the caller knows), waiting for it."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._count > count or self.process.poll() is not None, timeout)
+            if self._count <= count or self._newest is None:
+                raise CaptureError(f"the screen cast sent no new frame within {timeout:g} s; nothing more "
+                                   "was done (is mutter still running?)")
+            return self._newest
+
     def stop(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, 15)
@@ -211,6 +230,7 @@ class FrameStream:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, 9)
                 self.process.wait()
+        self._reader.join(timeout=5)  # it ends at the pipe's end; then the pipe can be closed
         if self.process.stdout is not None:
             self.process.stdout.close()
 
@@ -283,18 +303,35 @@ class GnomeDesktop:
         return [Monitor(0, self.monitor.rect), Monitor(1, self.monitor.rect)]
 
     def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
-        """The pixels of `rect` (clipped to the monitor) from the newest frame of the stream."""
+        """The pixels of `rect` (clipped to the monitor) from a frame painted after this call.
+
+        A frame comes from mutter 0.1-0.4 s after it paints it here (software rendering on a
+        loaded 2-core machine; mutter spent 80% of a core on the cast), so the newest frame may
+        not show yet what a page just changed: a guard check before a click would pass on it. Once
+        the pointer is ours (after the warm-up) the pointer is nudged by a pixel and back, which
+        makes mutter send a frame, and the grab waits for it: what it shows was painted after
+        the call, as an X11 grab is. Before that (a dry run) the newest frame is taken."""
         screen = self.monitor.rect
         visible = rect.intersection(screen)
         if visible.empty:
             raise WindowOffScreenError(f"{rect} lies outside the monitor {screen}; nothing to grab there")
-        whole = self.stream.newest()
+        whole = self._fresh_frame() if self._warm else self.stream.newest()
         x, y = visible.left - screen.left, visible.top - screen.top
         return Frame(
             raw=whole[y : y + visible.height, x : x + visible.width],  # a view: frames are never written
             rect=visible, source=source, window=window, monitor=Monitor(1, screen),
             clipped=rect.edges_outside(screen),
         )
+
+    def _fresh_frame(self) -> np.ndarray:
+        """A frame mutter sends after this call: the pointer nudged a pixel aside and back."""
+        assert self.placed is not None
+        count = self.stream.frames
+        x, y = self.placed.x, self.placed.y
+        aside = x - 1 if x > self.monitor.rect.left else x + 1
+        self.move_pointer(aside, y)
+        self.move_pointer(x, y)
+        return self.stream.after(count)
 
     def grab_window(self, window: WindowRecord) -> Frame:
         return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
