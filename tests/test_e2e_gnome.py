@@ -115,12 +115,13 @@ def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(gnome):
     assert running.returncode == 2, stderr
     assert "the page changed under the board" in stderr and "nothing more was clicked" in stderr, stderr
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
-    # A click or two land on the new page before mutter shows it: Chromium takes input on the
-    # reloaded page while the screen still shows the old one, and mutter (software rendering,
-    # about 7 frames a second with its cast running here) shows it late; a fresh grab shows what
-    # mutter has painted (4 runs: one click 3 times, two once; on X11 none, test_e2e_inflight).
-    # What must hold: the run stops, well before its 18 clicks.
-    assert state.moves <= 2 and len(marked_cells(state)) <= 2, state
+    # Clicks land on the new page until mutter shows it: Chromium takes input on the reloaded
+    # page while the screen still shows the old one, and on this headless mutter (software
+    # rendering, a loaded 2-core machine) a change reaches the screen cast 0.1-0.9 s after
+    # Chromium painted it (5 runs: 1, 1, 1, 2 and 3 clicks at 0.3 s apart; on X11 none,
+    # test_e2e_inflight). What must hold: the run stops within about 2 s of the change, well
+    # before its 16 remaining clicks.
+    assert state.moves <= 6 and len(marked_cells(state)) <= 6, state
 
 
 def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome):
