@@ -43,7 +43,7 @@ from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, Wind
 BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
 CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
-WARM_UP = 0.1  # s after the first move: the first click after it is lost while the client
+WARM_UP = 0.2  # s after the first move: the first click after it is lost while the client
 # (the browser) picks up the new input device
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names it
 PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not
@@ -282,7 +282,14 @@ class GnomeDesktop:
                 raise
         from capture.gnome_portal import start_portal_cast
 
-        return start_portal_cast(self.bus)
+        try:
+            return start_portal_cast(self.bus)
+        except DBusError as exc:
+            if not any(name in str(exc) for name in NOT_FOR_US):
+                raise
+        raise CaptureError("neither mutter's screen cast nor the desktop portal answers on this session bus: "
+                           "this is no GNOME session (or xdg-desktop-portal is not running); run the tool in "
+                           "your GNOME session, or choose the desktop with --desktop")
 
     def __enter__(self) -> GnomeDesktop:
         return self

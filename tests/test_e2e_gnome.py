@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import require_tool
 from gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
 from live import marked_cells
 
@@ -95,6 +98,42 @@ def test_run_names_the_gnome_monitor_and_says_solved(gnome):
     assert state.page_solved
 
 
+def test_hint_apply_makes_the_step_and_the_page_counts_its_clicks(gnome):
+    puzzle = puzzle_of(7, 3)
+    with page_on_gnome(gnome, puzzle) as (server, _):
+        done = run_in(gnome, "hint", "--apply")
+        state = server.wait_for(lambda s: s.moves > 0, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the board shows the step" in done.stdout, done.stdout
+    made = int(done.stdout.split("applied: ")[1].split(" click")[0])
+    assert state.moves == made and marked_cells(state), state
+
+
+def test_a_session_bus_without_mutter_or_portal_is_named_in_one_line(tmp_path):
+    require_tool(shutil.which("dbus-daemon") is not None, "dbus")
+    bus = f"unix:path={tmp_path / 'bus'}"
+    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={bus}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_exists(tmp_path / "bus")
+        env = {**without_any_desktop(), "DBUS_SESSION_BUS_ADDRESS": bus}
+        done = subprocess.run([*_autosolve(), "run", "--desktop", "gnome"], env=env, capture_output=True,
+                              text=True, timeout=60)
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=5)
+    assert done.returncode == 2
+    assert "neither mutter's screen cast nor the desktop portal answers" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def wait_until_exists(path, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.02)
+
+
 def test_window_titles_cannot_be_asked_on_gnome_and_say_so_in_one_line(gnome):
     done = run_in(gnome, "run", "--desktop", "gnome", "--window", "Queens")
     assert done.returncode == 2
@@ -140,7 +179,7 @@ def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome)
 
 
 def test_demo_starts_its_own_headless_gnome_and_the_page_reports_solved(gnome):  # gnome: the programs
-    done = subprocess.run([*_demo(), "--desktop", "gnome", "--size", "7", "--json"],
+    done = subprocess.run([*_autosolve(), "demo", "--desktop", "gnome", "--size", "7", "--json"],
                           env=without_any_desktop(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
@@ -148,7 +187,5 @@ def test_demo_starts_its_own_headless_gnome_and_the_page_reports_solved(gnome): 
     assert "mutter" in outcome["setup"], outcome["setup"]
 
 
-def _demo() -> list[str]:
-    import sys
-
-    return [sys.executable, "-m", "autosolve", "demo"]
+def _autosolve() -> list[str]:
+    return [sys.executable, "-m", "autosolve"]
