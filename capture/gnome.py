@@ -49,7 +49,7 @@ F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names 
 PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not
 FIRST_FRAME_TIMEOUT = 10.0  # s: gst-launch starts in about 0.3 s
 MONITOR_TITLE = "the GNOME monitor {}"  # the one "window" there is
-APT_GSTREAMER = "sudo apt-get install -y gstreamer1.0-tools gstreamer1.0-pipewire"
+APT_GSTREAMER = "sudo apt-get install -y gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base"
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
 REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
@@ -192,8 +192,9 @@ class FrameStream:
         if pipewire_fd is not None:
             source.append(f"fd={pipewire_fd}")
         self.process = subprocess.Popen(
-            [binary, "-q", *source, "!", f"video/x-raw,format=BGRx,width={width},height={height}", "!",
-             "fdsink", "sync=false"],
+            # videoconvert passes BGRx through untouched (mutter's format here) and converts another
+            [binary, "-q", *source, "!", "videoconvert", "!",
+             f"video/x-raw,format=BGRx,width={width},height={height}", "!", "fdsink", "sync=false"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(env), start_new_session=True,
             pass_fds=() if pipewire_fd is None else (pipewire_fd,),
         )
@@ -228,7 +229,8 @@ class FrameStream:
                                      timeout)
             if self._newest is None:
                 raise CaptureError(f"no frame came from the screen cast within {timeout:g} s "
-                                   "(gst-launch-1.0 pipewiresrc); is gstreamer1.0-pipewire installed?")
+                                   "(gst-launch-1.0 pipewiresrc ! videoconvert); are gstreamer1.0-pipewire "
+                                   "and gstreamer1.0-plugins-base installed?")
             return self._newest
 
     @property
@@ -260,14 +262,18 @@ class GnomeDesktop:
             raise CaptureError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run this "
                                "inside the GNOME session, or try `queens-autosolve demo --desktop gnome`")
         self.bus = MutterBus(address)
+        stream = None
         try:
             self.cast = self._start(connector)
             rect = self.cast.rect
-            self.stream = FrameStream(self.cast.node, rect.width, rect.height, env, self.cast.pipewire_fd)
-            self.stream.newest()  # the first frame, 0.3-0.5 s after the start: part of connecting
+            stream = FrameStream(self.cast.node, rect.width, rect.height, env, self.cast.pipewire_fd)
+            stream.newest()  # the first frame, 0.3-0.5 s after the start: part of connecting
         except BaseException:
+            if stream is not None:
+                stream.stop()
             self.bus.close()
             raise
+        self.stream = stream
         self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
         self.placed: Pointer | None = None
         self._warm = False
