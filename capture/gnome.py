@@ -43,8 +43,10 @@ from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, Wind
 BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
 CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
-WARM_UP = 0.2  # s after the first move: the first click after it is lost while the client
-# (the browser) picks up the new input device
+# s from the warm-up move to the first press or wheel turn: one sooner is lost while the browser
+# picks up the new input device (0.1 s was enough on a quiet machine; with the machine loaded
+# 12, a hint --apply whose only click came 0.2 s after the move was lost, 1 of 9 runs)
+WARM_UP = 0.5
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names it
 PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not
 FIRST_FRAME_TIMEOUT = 10.0  # s: gst-launch starts in about 0.3 s
@@ -276,7 +278,7 @@ class GnomeDesktop:
         self.stream = stream
         self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
         self.placed: Pointer | None = None
-        self._warm = False
+        self._warm, self._warm_since = False, 0.0
 
     def _start(self, connector: str) -> CastSession:
         """Mutter's own API where it lets us use it (a headless mutter); else the portal, which asks
@@ -384,22 +386,26 @@ class GnomeDesktop:
         return None
 
     def prepare_input(self) -> None:
-        """The warm-up: one move (to the monitor's bottom right corner, away from any board and
-        from GNOME's hot corner) and a pause, so that the first click is not lost."""
+        """The warm-up move (to the monitor's bottom right corner, away from any board and from
+        GNOME's hot corner); the first press waits until WARM_UP has passed since (`_warmed`),
+        so the reading in between costs nothing."""
         if self._warm:
             return
         rect = self.monitor.rect
         self.move_pointer(rect.right - 2, rect.bottom - 2)
-        time.sleep(WARM_UP)
-        self._warm = True
+        self._warm, self._warm_since = True, time.monotonic()
+
+    def _warmed(self) -> None:
+        self.prepare_input()
+        time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
 
     def click(self, x: int, y: int) -> None:
-        self.prepare_input()
+        self._warmed()
         self._remote("NotifyPointerButton", BTN_LEFT, True)
         self._remote("NotifyPointerButton", BTN_LEFT, False)
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
-        self.prepare_input()
+        self._warmed()
         if down:
             self._remote("NotifyPointerAxisDiscrete", AXIS_VERTICAL, down)
         if right:
