@@ -264,18 +264,14 @@ class GnomeDesktop:
             raise CaptureError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run this "
                                "inside the GNOME session, or try `queens-autosolve demo --desktop gnome`")
         self.bus = MutterBus(address)
-        stream = None
         try:
             self.cast = self._start(connector)
             rect = self.cast.rect
             stream = FrameStream(self.cast.node, rect.width, rect.height, env, self.cast.pipewire_fd)
-            stream.newest()  # the first frame, 0.3-0.5 s after the start: part of connecting
         except BaseException:
-            if stream is not None:
-                stream.stop()
             self.bus.close()
             raise
-        self.stream = stream
+        self.stream = stream  # its first frame comes 0.3-0.5 s later (see prepare_input)
         self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
         self.placed: Pointer | None = None
         self._warm, self._warm_since = False, 0.0
@@ -388,12 +384,13 @@ class GnomeDesktop:
     def prepare_input(self) -> None:
         """The warm-up move (to the monitor's bottom right corner, away from any board and from
         GNOME's hot corner); the first press waits until WARM_UP has passed since (`_warmed`),
-        so the reading in between costs nothing."""
+        so the wait for the stream's first frame and the reading in between cost nothing."""
         if self._warm:
             return
         rect = self.monitor.rect
         self.move_pointer(rect.right - 2, rect.bottom - 2)
         self._warm, self._warm_since = True, time.monotonic()
+        self.stream.newest()  # the stream's first frame meanwhile, outside the timed stages
 
     def _warmed(self) -> None:
         self.prepare_input()
