@@ -243,6 +243,7 @@ class Chromium(Browser):
     scale: float | None = None
     extra_args: tuple[str, ...] = ()
     headless: bool = False
+    env: dict[str, str] | None = None  # the environment to start it in (default: ours)
     devtools: DevTools | None = field(default=None, init=False)
     session: str = field(default="", init=False)  # the page `open` showed last, attached
     target: str = field(default="", init=False)  # and its target id
@@ -260,7 +261,7 @@ class Chromium(Browser):
         if self.scale:
             args.append(f"--force-device-scale-factor={self.scale}")
         args += [*self.extra_args, url]
-        env = dict(os.environ)
+        env = dict(os.environ if self.env is None else self.env)
         if self.display:
             env["DISPLAY"] = self.display
         self.devtools = DevTools()

@@ -13,9 +13,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 
 from autosolve.browser import Chromium, Xvfb, find_chromium, wait_for_board
+from autosolve.mutter import CHROMIUM_WAYLAND, HeadlessMutter, wait_for_board_on_gnome
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
 
@@ -57,9 +59,11 @@ def run_demo(
     dark: bool = False,
     keep_open: bool = False,
     show: Callable[[DemoOutcome], None] | None = None,
+    desktop: str = "x11",
 ) -> DemoOutcome:
-    """Serve the practice page, open it in Chromium (starting Xvfb when there is no display),
-    solve it live with the pipeline and ask the page whether it is solved.
+    """Serve the practice page, open it in Chromium (starting Xvfb when there is no display;
+    `desktop` "gnome": a headless mutter when this is no GNOME session), solve it live with the
+    pipeline and ask the page whether it is solved.
 
     `show` gets the outcome as soon as it is known (before --keep-open holds everything up).
     """
@@ -69,25 +73,34 @@ def run_demo(
 
     setup: dict[str, float] = {}
     _terminate_cleanly()
-    xvfb = None
+    xvfb = gnome = None
     display = os.environ.get("DISPLAY", "")
     start = time.perf_counter()
-    if not display:
+    if desktop == "gnome":
+        find_chromium()
+        gnome = _gnome_session()
+        display = os.environ.get("WAYLAND_DISPLAY", "wayland-0")
+        setup["mutter"] = time.perf_counter() - start
+    elif not display:
         find_chromium()  # fail before starting anything
         xvfb = Xvfb().start()
         display = xvfb.display
         setup["xvfb"] = time.perf_counter() - start
-    chromium = Chromium(display)
+    chromium = Chromium("", extra_args=CHROMIUM_WAYLAND) if desktop == "gnome" else Chromium(display)
     try:
         with PracticeServer(puzzle, dark=dark) as server:
             start = time.perf_counter()
             chromium.start(server.url)
-            wait_for_board(display, puzzle.n, chromium=chromium)
+            if desktop == "gnome":
+                wait_for_board_on_gnome(puzzle.n, chromium=chromium)
+            else:
+                wait_for_board(display, puzzle.n, chromium=chromium)
             setup["chromium"] = time.perf_counter() - start
             timings: dict[str, float] = {}
             error = ""
             try:
-                result = run(Source(display=display), Options())
+                source = Source(desktop="gnome") if desktop == "gnome" else Source(display=display)
+                result = run(source, Options())
                 timings, lines = result.timings, tuple(report_lines(result))
                 state = server.wait_for(solved=True, timeout=3.0)
             except QueensError as exc:  # reported in the outcome (and --json) rather than raised
@@ -107,6 +120,23 @@ def run_demo(
         chromium.stop()
         if xvfb is not None:
             xvfb.stop()
+        if gnome is not None:
+            gnome.stop()
+
+
+def _gnome_session() -> HeadlessMutter | None:
+    """Make this process part of a GNOME session: the one it runs in, or a headless mutter
+    started now (returned, to be stopped), whose bus, runtime directory and Wayland display go
+    into our environment for Chromium and the pipeline."""
+    from capture.desktop import choose_desktop
+
+    with suppress(QueensError):
+        if choose_desktop(None, "auto", os.environ) == "gnome" and os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            return None
+    gnome = HeadlessMutter().start()
+    os.environ.update(gnome.env)
+    os.environ.pop("DISPLAY", None)
+    return gnome
 
 
 def _terminate_cleanly() -> None:

@@ -1,7 +1,8 @@
 """The desktop seam: `DesktopSession`, every question and every input the main job puts to the
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
-One implementation file per desktop: `capture.x11` today (python-xlib, mss and pyautogui). The
+One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+`capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
 desktop (wlroots, GNOME) is one more file, not a change to them.
 """
@@ -18,13 +19,13 @@ if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib
     from capture.geometry import Rect
     from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 
-# The names `--desktop` takes; "auto" picks from the session. Only x11 is implemented yet.
+# The names `--desktop` takes; "auto" picks from the session.
 DESKTOPS = ("auto", "x11", "wlroots", "gnome")
-IMPLEMENTED = ("x11",)
+IMPLEMENTED = ("x11", "gnome")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works on an X11 desktop only: log in with an X11 session "
-               "(e.g. 'Ubuntu on Xorg') and run it there")
+WORKS_TODAY = ("today the tool works on an X11 desktop and on GNOME (--desktop gnome): log in with an "
+               "X11 session (e.g. 'Ubuntu on Xorg') or a GNOME one and run it there")
 
 
 class DesktopSession(Protocol):
@@ -99,14 +100,17 @@ class DesktopSession(Protocol):
 def open_desktop(display: str | None = None, desktop: str = "auto",
                  env: Mapping[str, str] | None = None) -> DesktopSession:
     """The desktop to work on: `desktop` one of DESKTOPS; "auto" is X11, unless the session is
-    Wayland and no X11 display was named (`display`, from --display). A desktop that is not
-    implemented yet is an UnsupportedDesktopError naming it and what works today.
+    Wayland and no X11 display was named (`display`, from --display): GNOME there is "gnome". A
+    desktop that is not implemented yet is an UnsupportedDesktopError naming it and what works today.
 
     >>> with open_desktop() as session:                 # doctest: +SKIP
     ...     frame = session.grab_window(session.find_window())
     """
     env = os.environ if env is None else env
-    choose_desktop(display, desktop, env)  # "x11", the one implemented, or an error
+    if choose_desktop(display, desktop, env) == "gnome":
+        from capture.gnome import GnomeDesktop  # jeepney, GStreamer: only once it is opened
+
+        return GnomeDesktop(env)
     from capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
     return X11Desktop(display, env)
@@ -122,6 +126,8 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
         if display is not None or not is_wayland_session(env):
             return "x11"
         compositor = compositor_name(env)
+        if is_gnome(compositor):
+            return "gnome"
         raise UnsupportedDesktopError(
             f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
             f"drive yet; {WORKS_TODAY}"
@@ -136,6 +142,11 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
 def compositor_name(env: Mapping[str, str]) -> str:
     """The Wayland compositor's name as the session gives it, or 'compositor unknown'."""
     return env.get("XDG_CURRENT_DESKTOP") or env.get("XDG_SESSION_DESKTOP") or "compositor unknown"
+
+
+def is_gnome(compositor: str) -> bool:
+    """Whether XDG_CURRENT_DESKTOP names GNOME ("GNOME", "ubuntu:GNOME", "GNOME-Classic:GNOME")."""
+    return "gnome" in compositor.lower().split(":")
 
 
 def family_of(compositor: str) -> str:

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
-# and x11-utils (xmessage, xdpyinfo), zsh and fish (the completion scripts' tests). Installs them with apt-get when running as root; otherwise
+# and x11-utils (xmessage, xdpyinfo); zsh and fish (the completion scripts' tests); for the GNOME
+# desktop a headless mutter with its D-Bus bus (dbus), PipeWire and WirePlumber, and GStreamer's
+# pipewiresrc and videoconvert (the frames of its screen cast: capture/gnome.py). Installs them
+# with apt-get when running as root; otherwise
 # prints the command to run (in CI a missing package is an error).
 set -e
 missing=""
@@ -14,6 +17,13 @@ command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
 command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
 command -v fish >/dev/null 2>&1 || missing="$missing fish"
+command -v mutter >/dev/null 2>&1 || missing="$missing mutter"
+command -v dbus-daemon >/dev/null 2>&1 || missing="$missing dbus"
+command -v pipewire >/dev/null 2>&1 || missing="$missing pipewire"
+command -v wireplumber >/dev/null 2>&1 || missing="$missing wireplumber"
+command -v gst-inspect-1.0 >/dev/null 2>&1 || missing="$missing gstreamer1.0-tools"
+gst-inspect-1.0 pipewiresrc >/dev/null 2>&1 || missing="$missing gstreamer1.0-pipewire"
+gst-inspect-1.0 videoconvert >/dev/null 2>&1 || missing="$missing gstreamer1.0-plugins-base"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system packages:$missing"

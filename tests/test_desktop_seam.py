@@ -30,7 +30,12 @@ def test_x11_can_be_forced():
     assert choose_desktop(None, "x11", SWAY) == "x11"
 
 
-@pytest.mark.parametrize("env, named", [(SWAY, "sway, a wlroots compositor"), (GNOME, "ubuntu:GNOME")])
+def test_auto_is_gnome_on_a_gnome_wayland_session():
+    assert choose_desktop(None, "auto", GNOME) == "gnome"
+    assert choose_desktop(None, "gnome", X11_SESSION) == "gnome"  # forced
+
+
+@pytest.mark.parametrize("env, named", [(SWAY, "sway, a wlroots compositor")])
 def test_auto_on_a_wayland_session_names_the_compositor_and_what_works(env, named):
     with pytest.raises(UnsupportedDesktopError) as raised:
         choose_desktop(None, "auto", env)
@@ -39,7 +44,7 @@ def test_auto_on_a_wayland_session_names_the_compositor_and_what_works(env, name
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("desktop", ["wlroots", "gnome"])
+@pytest.mark.parametrize("desktop", ["wlroots"])
 def test_a_desktop_not_implemented_yet_is_refused_naming_it_and_what_works(desktop):
     with pytest.raises(UnsupportedDesktopError) as raised:
         choose_desktop(None, desktop, X11_SESSION)
@@ -55,8 +60,8 @@ def test_open_desktop_gives_the_x11_desktop_by_default(xvfb):
         assert session.pointer().on_screen
 
 
-@pytest.mark.parametrize("command", [["run", "--desktop", "wlroots"], ["hint", "--desktop", "gnome"],
-                                     ["run", "--dry-run", "--desktop", "gnome"]])
+@pytest.mark.parametrize("command", [["run", "--desktop", "wlroots"], ["hint", "--desktop", "wlroots"],
+                                     ["run", "--dry-run", "--desktop", "wlroots"]])
 def test_cli_with_a_desktop_not_implemented_exits_2_with_one_line(command):
     done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=dict(os.environ),
                           capture_output=True, text=True, timeout=60)
@@ -70,4 +75,14 @@ def test_cli_with_an_unknown_desktop_exits_2_with_one_line():
     done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "kwin"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--desktop" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["run", "--desktop", "gnome"], ["hint", "--desktop", "gnome"]])
+def test_cli_on_gnome_without_a_session_bus_exits_2_with_one_line(command):
+    env = {k: v for k, v in os.environ.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
+    done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no D-Bus session bus" in done.stderr and "demo --desktop gnome" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

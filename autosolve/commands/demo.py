@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: 
 # Boards the screen reader reads (vision.lattice's MIN_N..MAX_N), kept here so that a bad
 # --size fails before OpenCV, Xvfb and Chromium start.
 MIN_N, MAX_N = 4, 30
+DEMO_DESKTOPS = ("x11", "gnome")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--keep-open", action="store_true",
                         help="leave the page and browser up until Ctrl-C")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument("--desktop", choices=DEMO_DESKTOPS, default="x11",
+                        help="the desktop to solve on: x11 (Xvfb when there is no display) or gnome "
+                        "(a headless mutter when this is no GNOME session)")
     parser.set_defaults(func=main)
 
 
@@ -61,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
         verdict = "solved" if outcome.solved else "NOT solved"
         print(f"the practice page reports: {verdict} ({outcome.n}x{outcome.n})", flush=True)
 
-    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show)
+    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show, desktop=args.desktop)
     return 0 if outcome.solved else 1
 
 
