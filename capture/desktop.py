@@ -18,13 +18,13 @@ if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib
     from capture.geometry import Rect
     from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 
-# The names `--desktop` takes; "auto" picks from the session. Only x11 is implemented yet.
+# The names `--desktop` takes; "auto" picks from the session.
 DESKTOPS = ("auto", "x11", "wlroots", "gnome")
-IMPLEMENTED = ("x11",)
+IMPLEMENTED = ("x11", "wlroots")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works on an X11 desktop only: log in with an X11 session "
-               "(e.g. 'Ubuntu on Xorg') and run it there")
+WORKS_TODAY = ("today the tool works on an X11 desktop and on sway (wlroots): log in with one of "
+               "those (e.g. 'Ubuntu on Xorg') and run it there")
 
 
 class DesktopSession(Protocol):
@@ -106,7 +106,11 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
     ...     frame = session.grab_window(session.find_window())
     """
     env = os.environ if env is None else env
-    choose_desktop(display, desktop, env)  # "x11", the one implemented, or an error
+    chosen = choose_desktop(display, desktop, env)  # one of IMPLEMENTED, or an error
+    if chosen == "wlroots":
+        from capture.wlroots import WlrootsDesktop  # pywayland, i3ipc: only for a wlroots session
+
+        return WlrootsDesktop(env)
     from capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
     return X11Desktop(display, env)
@@ -121,6 +125,8 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
 
         if display is not None or not is_wayland_session(env):
             return "x11"
+        if is_wlroots_session(env):
+            return "wlroots"
         compositor = compositor_name(env)
         raise UnsupportedDesktopError(
             f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
@@ -131,6 +137,17 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
             f"--desktop {desktop} is not supported yet; {WORKS_TODAY} (--desktop x11)"
         )
     return desktop
+
+
+def is_wlroots_session(env: Mapping[str, str]) -> bool:
+    """Whether the Wayland session is one the wlroots desktop drives: sway's IPC named (SWAYSOCK)
+    and the compositor offering screencopy and the virtual pointer (the globals tell the truth,
+    whatever XDG_CURRENT_DESKTOP says)."""
+    if not env.get("SWAYSOCK"):
+        return False
+    from capture.wlroots import offers_wlroots_globals
+
+    return offers_wlroots_globals(env)
 
 
 def compositor_name(env: Mapping[str, str]) -> str:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
-# and x11-utils (xmessage, xdpyinfo). Installs them with apt-get when running as root; otherwise
+# and x11-utils (xmessage, xdpyinfo); sway, grim and xwayland (the headless Wayland desktop of
+# `demo --desktop sway` and tests/test_e2e_sway.py). Installs them with apt-get when running as root; otherwise
 # prints the command to run (in CI a missing package is an error).
 set -e
 missing=""
@@ -12,6 +13,9 @@ command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || 
 command -v openbox >/dev/null 2>&1 || missing="$missing openbox"
 command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
+command -v sway >/dev/null 2>&1 || missing="$missing sway"
+command -v grim >/dev/null 2>&1 || missing="$missing grim"
+command -v Xwayland >/dev/null 2>&1 || missing="$missing xwayland"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system packages:$missing"
