@@ -17,6 +17,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,6 +244,10 @@ class Chromium(Browser):
     scale: float | None = None
     extra_args: tuple[str, ...] = ()
     headless: bool = False
+    # a command prefix to start it through (a Wayland stage's `enter`) and variables to add to
+    # its environment (WAYLAND_DISPLAY and the like)
+    launcher: tuple[str, ...] = ()
+    environment: dict[str, str] = field(default_factory=dict)
     devtools: DevTools | None = field(default=None, init=False)
     session: str = field(default="", init=False)  # the page `open` showed last, attached
     target: str = field(default="", init=False)  # and its target id
@@ -250,7 +255,7 @@ class Chromium(Browser):
     def start(self, url: str) -> Self:
         binary = find_chromium()
         self.profile = Path(tempfile.mkdtemp(prefix="queens-chromium-"))
-        args = [binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
+        args = [*self.launcher, binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
                 f"--window-position={self.position[0]},{self.position[1]}",
                 f"--window-size={self.size[0]},{self.size[1]}", "--new-window", "--remote-debugging-pipe"]
         if self.headless:
@@ -260,7 +265,7 @@ class Chromium(Browser):
         if self.scale:
             args.append(f"--force-device-scale-factor={self.scale}")
         args += [*self.extra_args, url]
-        env = dict(os.environ)
+        env = {**os.environ, **self.environment}
         if self.display:
             env["DISPLAY"] = self.display
         self.devtools = DevTools()
@@ -374,15 +379,18 @@ def stop_process(process: subprocess.Popen[bytes] | None) -> None:
 
 
 def wait_for_board(display: str, n: int, title: str = "Queens", timeout: float = 20.0,
-                   chromium: Browser | None = None) -> tuple[WindowRecord, Frame]:
+                   chromium: Browser | None = None, wayland: Mapping[str, str] | None = None,
+                   ) -> tuple[WindowRecord, Frame]:
     """Wait until a window titled `title` shows an n x n board that vision reads with certainty
-    (failing at once if `chromium`, the browser showing it, exits)."""
-    from capture import Desktop
+    (failing at once if `chromium`, the browser showing it, exits). `wayland`: the environment
+    of a wlroots session to look in instead of X11 display `display`."""
+    from capture import Desktop, open_desktop
     from vision import BoardNotFound, read_board
 
     deadline = time.monotonic() + timeout
     last = "no window yet"
-    with Desktop(display) as desktop:
+    opened = Desktop(display) if wayland is None else open_desktop(None, "wlroots", wayland)
+    with opened as desktop:
         while time.monotonic() < deadline:
             if chromium is not None:
                 chromium.check_alive()

@@ -16,8 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autosolve.browser import Chromium, Xvfb, find_chromium, wait_for_board
+from capture.errors import UnsupportedDesktopError
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
+
+# The desktops `demo --desktop` plays on, each started when none of its kind is there.
+DEMO_DESKTOPS = ("x11", "sway", "gnome")
 
 
 @dataclass(frozen=True)
@@ -57,18 +61,27 @@ def run_demo(
     dark: bool = False,
     keep_open: bool = False,
     show: Callable[[DemoOutcome], None] | None = None,
+    desktop: str = "x11",
 ) -> DemoOutcome:
     """Serve the practice page, open it in Chromium (starting Xvfb when there is no display),
-    solve it live with the pipeline and ask the page whether it is solved.
+    solve it live with the pipeline and ask the page whether it is solved. `desktop`: one of
+    DEMO_DESKTOPS, the desktop to play on (and to start when there is none).
 
     `show` gets the outcome as soon as it is known (before --keep-open holds everything up).
     """
+    if desktop == "sway":
+        from autosolve.sway import run_sway_demo
+
+        return run_sway_demo(puzzle, dark=dark, keep_open=keep_open, show=show)
+    if desktop != "x11":
+        raise UnsupportedDesktopError(f"demo --desktop {desktop} is not supported yet; "
+                                      "demo --desktop x11 and --desktop sway work")
     from autosolve.commands.run import report_lines
     from autosolve.pipeline import Options, Source, run
     from autosolve.practice.server import PracticeServer, PracticeTimeout
 
     setup: dict[str, float] = {}
-    _terminate_cleanly()
+    terminate_cleanly()
     xvfb = None
     display = os.environ.get("DISPLAY", "")
     start = time.perf_counter()
@@ -101,7 +114,7 @@ def run_demo(
             if show is not None:
                 show(outcome)
             if keep_open:
-                _hold(outcome)
+                hold(outcome)
             return outcome
     finally:
         chromium.stop()
@@ -109,7 +122,7 @@ def run_demo(
             xvfb.stop()
 
 
-def _terminate_cleanly() -> None:
+def terminate_cleanly() -> None:
     """Make SIGTERM (kill, a CI timeout) unwind like Ctrl-C, so Chromium and Xvfb are stopped."""
 
     def interrupt(signum: int, frame: object) -> None:
@@ -121,7 +134,7 @@ def _terminate_cleanly() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _hold(outcome: DemoOutcome) -> None:
+def hold(outcome: DemoOutcome) -> None:
     """--keep-open: keep the page served (and the browser up) until Ctrl-C."""
     print(f"page {outcome.url} on display {outcome.display} left open; press Ctrl-C to close",
           file=sys.stderr, flush=True)

@@ -23,11 +23,25 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autosolve.browser import SCREEN, MissingTool, StageError, stop_process
+from autosolve.browser import (
+    SCREEN,
+    Chromium,
+    MissingTool,
+    StageError,
+    find_chromium,
+    stop_process,
+    wait_for_board,
+)
+from solver.errors import QueensError
+
+if TYPE_CHECKING:
+    from autosolve.demo import DemoOutcome
+    from solver.puzzle import Puzzle
 
 APT_SWAY = "sudo apt-get update && sudo apt-get install -y sway xwayland"
 NOBODY = 65534
@@ -188,3 +202,71 @@ def network_namespace_of(pid: int) -> Iterator[None]:
     finally:
         os.close(own)
         os.close(theirs)
+
+
+CHROMIUM_WAYLAND = ("--ozone-platform=wayland",)
+
+
+def run_sway_demo(
+    puzzle: Puzzle, *, dark: bool = False, keep_open: bool = False,
+    show: Callable[[DemoOutcome], None] | None = None,
+) -> DemoOutcome:
+    """`demo --desktop sway`: the practice page in a native Wayland Chromium on sway, solved by the
+    pipeline through the wlroots desktop. In a sway session (SWAYSOCK and WAYLAND_DISPLAY set) it
+    plays there; otherwise it starts a headless `Sway` of its own (root only)."""
+    from autosolve.demo import terminate_cleanly
+
+    terminate_cleanly()
+    setup: dict[str, float] = {}
+    if os.environ.get("SWAYSOCK") and os.environ.get("WAYLAND_DISPLAY"):
+        return _demo_on(None, puzzle, dark=dark, keep_open=keep_open, show=show, setup=setup)
+    find_chromium()  # fail before starting anything
+    start = time.perf_counter()
+    with Sway() as sway:
+        setup["sway"] = time.perf_counter() - start
+        os.environ.update(sway.env)  # the pipeline opens the desktop of this process's session
+        return _demo_on(sway, puzzle, dark=dark, keep_open=keep_open, show=show, setup=setup)
+
+
+def _demo_on(
+    sway: Sway | None, puzzle: Puzzle, *, dark: bool, keep_open: bool,
+    show: Callable[[DemoOutcome], None] | None, setup: dict[str, float],
+) -> DemoOutcome:
+    from autosolve.commands.run import report_lines
+    from autosolve.demo import DemoOutcome, hold
+    from autosolve.pipeline import Options, Source, run
+    from autosolve.practice.server import PracticeServer, PracticeTimeout
+
+    session = dict(os.environ) if sway is None else sway.env
+    chromium = Chromium("", extra_args=CHROMIUM_WAYLAND, launcher=sway.enter() if sway else (),
+                        environment=session)
+    try:
+        with (sway.network() if sway else nullcontext()):  # the page's socket where the browser is
+            server = PracticeServer(puzzle, dark=dark).start()
+        with server:
+            start = time.perf_counter()
+            chromium.start(server.url)
+            wait_for_board("", puzzle.n, chromium=chromium, wayland=session)
+            setup["chromium"] = time.perf_counter() - start
+            timings: dict[str, float] = {}
+            error = ""
+            try:
+                result = run(Source(desktop="wlroots"), Options())
+                timings, lines = result.timings, tuple(report_lines(result))
+                state = server.wait_for(solved=True, timeout=3.0)
+            except QueensError as exc:  # reported in the outcome (and --json) rather than raised
+                error, lines, state = str(exc), (f"error: {exc}",), server.state()
+            except PracticeTimeout as exc:
+                state = exc.state
+            outcome = DemoOutcome(
+                solved=state.solved, n=puzzle.n, timings=timings, setup=setup,
+                display=session.get("WAYLAND_DISPLAY", ""), url=server.url, lines=lines,
+                page_states=state.states, error=error,
+            )
+            if show is not None:
+                show(outcome)
+            if keep_open:
+                hold(outcome)
+            return outcome
+    finally:
+        chromium.stop()

@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--keep-open", action="store_true",
                         help="leave the page and browser up until Ctrl-C")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument("--desktop", choices=("x11", "sway", "gnome"), default="x11",
+                        help="the desktop to play on, started headless when there is none of its kind "
+                        "(default x11: Xvfb; sway: a headless sway, root only)")
     parser.set_defaults(func=main)
 
 
@@ -61,7 +64,7 @@ def main(args: argparse.Namespace) -> int:
         verdict = "solved" if outcome.solved else "NOT solved"
         print(f"the practice page reports: {verdict} ({outcome.n}x{outcome.n})", flush=True)
 
-    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show)
+    outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show, desktop=args.desktop)
     return 0 if outcome.solved else 1
 
 
