@@ -27,7 +27,7 @@ import numpy as np
 from capture.errors import CaptureError, NoDisplayError, WindowOffScreenError
 from capture.geometry import Rect
 from capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
-from capture.sway_windows import SwayWindows
+from capture.sway_windows import FocusWatch, SwayWindows
 from capture.windows import choose_window
 
 BUTTON_LEFT = 0x110  # linux/input-event-codes.h BTN_LEFT
@@ -66,6 +66,8 @@ class WlrootsDesktop:
         self._buffers: dict[tuple[int, int, int, int], tuple[Any, mmap.mmap]] = {}
         self.placed: Pointer | None = None
         self._own_focus: set[int] = set()  # windows focused by this run's own clicks, or before it
+        self._focus_watch: FocusWatch | None = None  # sway's focus events, from prepare_input on
+        self._taken_by: list[int] = []  # windows the focus went to that this run did not click
 
     def __enter__(self) -> WlrootsDesktop:
         return self
@@ -80,6 +82,8 @@ class WlrootsDesktop:
         for _, memory in self._buffers.values():
             memory.close()
         self._buffers.clear()
+        if self._focus_watch is not None:
+            self._focus_watch.close()
         self.display.flush()
         self.display.disconnect()  # explicitly: pywayland crashes at interpreter exit otherwise
         self.windows_.close()
@@ -147,7 +151,11 @@ class WlrootsDesktop:
         return max(shown, key=lambda r: r.stacking, default=None)
 
     def window_manager(self) -> str | None:
-        return self.windows_.compositor
+        """None: no window manager holds a press back here, what the clicks' pace asks (an X11 one
+        that grabs presses to focus, as openbox, needs a gap between a cell's two clicks). The
+        compositor hands the virtual pointer's events to the window in order: 0 of 264 clicks lost
+        with no gap (12 runs, 11x11)."""
+        return None
 
     # --- pixels ----------------------------------------------------------------------------
 
@@ -241,6 +249,7 @@ class WlrootsDesktop:
         self._pointer = manager.create_virtual_pointer(None)
         screen = self.monitors()[0].rect
         self._own_focus.add(self.windows_.focused())
+        self._focus_watch = FocusWatch(self.windows_.path)
         self.move_pointer(screen.left + screen.width - 1, screen.top + screen.height - 1)
         time.sleep(WARM_UP)
 
@@ -260,10 +269,10 @@ class WlrootsDesktop:
         """Where the pointer was left, marked off screen, once the seat's focus is on a window this
         run did not click (the user clicked or switched elsewhere); None otherwise. A bare motion
         of the user's pointer is not seen (see the module's docstring)."""
-        if self.placed is None:
+        if self.placed is None or self._focus_watch is None:
             return None
-        focus = self.windows_.focused()
-        if focus in self._own_focus:
+        self._taken_by.extend(f for f in self._focus_watch.focused_since() if f not in self._own_focus)
+        if not self._taken_by:
             return None
         return Pointer(self.placed.x, self.placed.y, False)
 
