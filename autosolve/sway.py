@@ -73,6 +73,7 @@ class Sway:
         self.process: subprocess.Popen[bytes] | None = None
         self.wayland_display = ""
         self.swaysock = ""
+        self._x_display = ""
 
     @property
     def env(self) -> dict[str, str]:
@@ -132,14 +133,23 @@ class Sway:
 
     def x_display(self, timeout: float = 10.0) -> str:
         """The X display name of sway's XWayland, inside the namespace (':0' there, as its /tmp
-        holds no other server)."""
+        holds no other server), open to root's clients too: XWayland, started by sway as nobody,
+        lets in only nobody's (xhost, run as nobody, adds root)."""
         assert self.process is not None, "start() sway first"
+        if self._x_display:
+            return self._x_display
         sockets = Path(f"/proc/{self.process.pid}/root/tmp/.X11-unix")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             names = sorted(p.name for p in sockets.glob("X*")) if sockets.exists() else []
             if names:
-                return ":" + names[0][1:]
+                name = ":" + names[0][1:]
+                subprocess.run([*self.enter(), "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                                "--clear-groups", "xhost", "+si:localuser:root"],
+                               env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DISPLAY": name},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, check=True)
+                self._x_display = name
+                return name
             time.sleep(0.05)
         raise StageError(f"sway's XWayland did not start within {timeout:g}s")
 
@@ -162,6 +172,7 @@ class Sway:
     def stop(self) -> None:
         stop_process(self.process)
         self.process = None
+        self._x_display = ""
         if self.runtime is not None:
             shutil.rmtree(self.runtime, ignore_errors=True)
             self.runtime = None

@@ -2,7 +2,7 @@
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
 # and x11-utils (xmessage, xdpyinfo); sway, grim and xwayland (the headless Wayland desktop of
-# `demo --desktop sway` and tests/test_e2e_sway.py). Installs them with apt-get when running as root; otherwise
+# `demo --desktop sway` and tests/test_e2e_sway.py; xhost from x11-xserver-utils). Installs them with apt-get when running as root; otherwise
 # prints the command to run (in CI a missing package is an error).
 set -e
 missing=""
@@ -16,6 +16,7 @@ command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
 command -v sway >/dev/null 2>&1 || missing="$missing sway"
 command -v grim >/dev/null 2>&1 || missing="$missing grim"
 command -v Xwayland >/dev/null 2>&1 || missing="$missing xwayland"
+command -v xhost >/dev/null 2>&1 || missing="$missing x11-xserver-utils"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system packages:$missing"

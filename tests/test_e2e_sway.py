@@ -1,0 +1,229 @@
+"""End to end on Wayland: the practice page in real browsers on a headless sway (tests/wayland.py:
+sway as nobody in its own namespaces), solved by `queens-autosolve run` through the wlroots desktop
+(screencopy grabs, virtual-pointer clicks). Every test asserts what the page itself reports, the
+exit status and the message.
+
+One sway and one native Chromium serve the module; Firefox, the XWayland Chromium and the
+covering window start where a test needs them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from live import wait_until
+from wayland import (
+    WaylandFirefox,
+    native_chromium,
+    page_in,
+    require_sway,
+    run_cli,
+    served,
+    settle,
+    start_cli,
+    wait_for_title,
+    xmessage,
+    xwayland_chromium,
+)
+
+from autosolve.browser import wait_for_board
+from autosolve.practice.server import PageState
+from autosolve.sway import Sway
+from capture.wlroots import WlrootsDesktop
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
+from solver.search import search
+
+pytestmark = pytest.mark.e2e
+
+
+def puzzle_of(n: int, seed: int) -> Puzzle:
+    return generate_puzzle(n, rng=random.Random(7000 + 10 * n + seed))
+
+
+@pytest.fixture(scope="module")
+def sway():
+    require_sway()
+    with Sway() as stage:
+        yield stage
+
+
+@pytest.fixture(scope="module")
+def chromium(sway):
+    browser = native_chromium(sway)
+    try:
+        yield browser
+    finally:
+        browser.stop()
+
+
+def assert_solved(state: PageState, puzzle: Puzzle) -> None:
+    assert state.solved and state.page_solved, f"page reports {state.states}"
+    assert set(state.queens) == set(search(puzzle).solution.queens)
+
+
+def assert_one_line(err: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def board_of(sway: Sway):
+    """The board's box on screen, as the job reads it."""
+    from autosolve import pipeline
+
+    with WlrootsDesktop(sway.env) as desktop:
+        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
+        return pipeline.board_on_screen(frame, pipeline.read(frame))
+
+
+def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromium):
+    puzzle = puzzle_of(11, 0)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        done = run_cli(sway)  # --desktop auto: SWAYSOCK and the globals say wlroots
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+    assert state.moves == 2 * 11  # empty board: two clicks per queen, none lost
+    assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
+
+
+def test_the_win_dialog_after_the_last_click_is_reported_solved(sway, chromium):
+    puzzle = puzzle_of(9, 1)
+    with page_in(sway, chromium, puzzle, win_screen="dialog", win_delay_ms=0) as server:
+        done = run_cli(sway, "--desktop", "wlroots")
+        state = server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+    assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
+
+
+def test_a_window_moved_and_resized_is_solved_where_it_now_is(sway, chromium):
+    puzzle = puzzle_of(9, 2)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        sway.swaymsg("[app_id=chromium]", "resize", "set", "1000", "900")
+        sway.swaymsg("[app_id=chromium]", "move", "position", "500", "120")
+        try:
+            with WlrootsDesktop(sway.env) as desktop:
+                wait_until(lambda: desktop.find_window().rect.left == 500, what="the window moved")
+                assert desktop.find_window().rect.width == 1000
+            wait_for_board("", puzzle.n, chromium=chromium, wayland=sway.env)
+            done = run_cli(sway)
+            state = server.wait_for(solved=True, timeout=5)
+        finally:
+            sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_a_window_over_the_board_is_refused_and_named(sway, chromium):
+    puzzle = puzzle_of(9, 3)
+    with page_in(sway, chromium, puzzle) as server:
+        board = board_of(sway)
+        middle = (board.left + board.width // 3, board.top + board.height // 3)
+        with xmessage(sway, "Notes", at=middle):
+            settle()
+            done = run_cli(sway)
+            moves = server.state().moves
+    assert moves == 0, "a click was made on a covered board"
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "'Notes'" in done.stderr and "nothing was clicked" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
+
+
+def test_a_board_cut_off_by_the_screen_edge_is_refused(sway, chromium):
+    puzzle = puzzle_of(9, 4)
+    with page_in(sway, chromium, puzzle) as server:
+        board = board_of(sway)
+        down = 1080 - board.top - board.height // 2  # the bottom half of the board off the screen
+        sway.swaymsg("[app_id=chromium]", "move", "position", "0", str(down))
+        try:
+            settle()
+            done = run_cli(sway)
+            moves = server.state().moves
+        finally:
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert moves == 0
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "screen" in done.stderr and "nothing was clicked" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
+
+
+def test_the_user_taking_the_focus_elsewhere_stops_the_clicks(sway, chromium):
+    """What Wayland lets a client see of the user taking over: the focus going to another window
+    (a click or a keyboard switch there). A bare pointer motion is invisible (README)."""
+    puzzle = puzzle_of(9, 5)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server, \
+            xmessage(sway, "Elsewhere", at=(1300, 700)):
+        sway.swaymsg("[app_id=chromium]", "focus")
+        tool = start_cli(sway, "--delay", "0.15")
+        server.wait_for(lambda state: state.moves > 0, timeout=20)  # the clicks have begun
+        sway.swaymsg('[title="^Elsewhere$"]', "focus")  # as a user's click there would
+        out, err = tool.communicate(timeout=30)
+        made = re.search(r"stopped after (\d+) of 18 clicks", err)
+        assert tool.returncode == 2 and made, out + err
+        state = server.wait_for(lambda s: s.moves == int(made.group(1)), timeout=5)
+    assert "left the mouse to you" in err, err
+    assert_one_line(err)
+    assert not state.solved and 0 < state.moves < 18, state.states
+
+
+@pytest.mark.parametrize("zoom", [0.5, 1.5])
+def test_zoomed_pages_are_solved(sway, chromium, zoom):
+    puzzle = puzzle_of(8, 6)
+    with page_in(sway, chromium, puzzle, zoom=zoom, win_screen="none") as server:
+        done = run_cli(sway)
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_chromium_on_xwayland_is_solved_through_the_wayland_desktop(sway, chromium):
+    """An X11 window in the Wayland session: grabbed and clicked through the compositor (an X11
+    grab of it would ignore what covers it), listed from sway's tree (shell xwayland)."""
+    puzzle = puzzle_of(10, 7)
+    x11 = xwayland_chromium(sway)
+    chromium.open("about:blank")
+    try:
+        with page_in(sway, x11, puzzle, win_screen="none") as server:
+            with WlrootsDesktop(sway.env) as desktop:
+                window = desktop.find_window()
+            assert window.wm_class and "chromium" in window.wm_class[0].lower(), window
+            done = run_cli(sway)
+            state = server.wait_for(solved=True, timeout=5)
+    finally:
+        x11.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_native_firefox_is_solved(sway, chromium):
+    puzzle = puzzle_of(9, 8)
+    firefox = WaylandFirefox("")
+    try:
+        with served(sway, puzzle, win_screen="none") as server:
+            firefox.start_in(sway, server.url)
+            server.wait_for(lambda state: state.reports > 0, timeout=40)
+            wait_for_title(sway, "Mozilla Firefox")
+            wait_for_board("", puzzle.n, title="Queens", chromium=firefox, wayland=sway.env, timeout=30)
+            done = run_cli(sway, "--window", "Mozilla Firefox")
+            state = server.wait_for(solved=True, timeout=5)
+    finally:
+        firefox.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_demo_on_sway_reports_solved(sway):
+    """`demo --desktop sway` inside this sway session: the page's own verdict in --json."""
+    import json
+    import subprocess
+    import sys
+
+    from wayland import session_env
+
+    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "7",
+                           "--json"], env=session_env(sway), capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["solved"] is True
