@@ -150,6 +150,21 @@ def test_a_board_cut_off_by_the_screen_edge_is_refused(sway, chromium):
     assert_one_line(done.stderr)
 
 
+def test_a_board_the_window_cuts_off_is_refused_and_scroll_brings_it_in(sway, chromium):
+    """At 150% zoom a 9x9 board runs past the bottom of the window: refused without a click,
+    then --scroll turns the wheel (the virtual pointer's axis) until it shows, and solves it."""
+    puzzle = puzzle_of(9, 9)
+    with page_in(sway, chromium, puzzle, whole_board=False, zoom=1.5, win_screen="none") as server:
+        cut = run_cli(sway)
+        moves = server.state().moves
+        done = run_cli(sway, "--scroll")
+        state = server.wait_for(solved=True, timeout=5)
+    assert cut.returncode == 2 and "bottom" in cut.stderr and moves == 0, cut.stderr
+    assert_one_line(cut.stderr)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
 def test_the_user_taking_the_focus_elsewhere_stops_the_clicks(sway, chromium):
     """What Wayland lets a client see of the user taking over: the focus going to another window
     (a click or a keyboard switch there). A bare pointer motion is invisible (README)."""
@@ -169,9 +184,9 @@ def test_the_user_taking_the_focus_elsewhere_stops_the_clicks(sway, chromium):
     assert not state.solved and 0 < state.moves < 18, state.states
 
 
-@pytest.mark.parametrize("zoom", [0.5, 1.5])
-def test_zoomed_pages_are_solved(sway, chromium, zoom):
-    puzzle = puzzle_of(8, 6)
+@pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])
+def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
+    puzzle = puzzle_of(n, 6)
     with page_in(sway, chromium, puzzle, zoom=zoom, win_screen="none") as server:
         done = run_cli(sway)
         state = server.wait_for(solved=True, timeout=5)

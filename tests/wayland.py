@@ -59,8 +59,11 @@ class WaylandFirefox(Firefox):
         self.log = self.profile / "stderr.log"
         args = [*sway.enter(), find_firefox(), "--no-remote", "--new-instance", "--profile",
                 str(self.profile), "--width", str(self.size[0]), "--height", str(self.size[1]), url]
-        env = {**os.environ, **sway.env, "MOZ_ENABLE_WAYLAND": "1", "MOZ_CRASHREPORTER_DISABLE": "1",
-               "MOZ_DISABLE_AUTO_SAFE_MODE": "1"}
+        # Firefox as root refuses a runtime directory of another user's (nobody's, sway's): it
+        # gets one of its own; WAYLAND_DISPLAY is a full path, so it still finds sway
+        runtime = tempfile.mkdtemp(prefix="runtime-", dir=sway.runtime)
+        env = {**os.environ, **sway.env, "XDG_RUNTIME_DIR": runtime, "MOZ_ENABLE_WAYLAND": "1",
+               "MOZ_CRASHREPORTER_DISABLE": "1", "MOZ_DISABLE_AUTO_SAFE_MODE": "1"}
         env.pop("DISPLAY", None)
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=log,
@@ -78,15 +81,20 @@ def served(sway: Sway, puzzle: Puzzle, **options: object) -> Iterator[PracticeSe
 
 
 @contextmanager
-def page_in(sway: Sway, browser: Chromium, puzzle: Puzzle, **options: object) -> Iterator[PracticeServer]:
-    """`puzzle` on the practice page in `browser` (started on it, or switched to it), painted."""
+def page_in(sway: Sway, browser: Chromium, puzzle: Puzzle, whole_board: bool = True,
+            **options: object) -> Iterator[PracticeServer]:
+    """`puzzle` on the practice page in `browser` (started on it, or switched to it), painted
+    (with `whole_board` False, for a board the window cuts off: reported, and a moment)."""
     with served(sway, puzzle, **options) as server:
         if browser.process is None:
             browser.start(server.url)
         else:
             browser.open(server.url)
         server.wait_for(lambda state: state.reports > 0, timeout=20)
-        wait_for_board("", puzzle.n, chromium=browser, wayland=sway.env)
+        if whole_board:
+            wait_for_board("", puzzle.n, chromium=browser, wayland=sway.env)
+        else:
+            settle(1.0)
         try:
             yield server
         finally:
