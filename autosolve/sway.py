@@ -147,7 +147,8 @@ class Sway:
                 subprocess.run([*self.enter(), "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
                                 "--clear-groups", "xhost", "+si:localuser:root"],
                                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DISPLAY": name},
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, check=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout,
+                               check=True)
                 self._x_display = name
                 return name
             time.sleep(0.05)

@@ -1,7 +1,8 @@
 """The desktop seam: `DesktopSession`, every question and every input the main job puts to the
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
-One implementation file per desktop: `capture.x11` today (python-xlib, mss and pyautogui). The
+One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+`capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
 desktop (wlroots, GNOME) is one more file, not a change to them.
 """
@@ -23,8 +24,8 @@ DESKTOPS = ("auto", "x11", "wlroots", "gnome")
 IMPLEMENTED = ("x11", "wlroots")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works on an X11 desktop and on sway (wlroots): log in with one of "
-               "those (e.g. 'Ubuntu on Xorg') and run it there")
+WORKS_TODAY = ("today the tool works in an X11 session (e.g. 'Ubuntu on Xorg') and in sway (--desktop "
+               "wlroots): log in with one of those and run it there")
 
 
 class DesktopSession(Protocol):
@@ -128,6 +129,11 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
         if is_wlroots_session(env):
             return "wlroots"
         compositor = compositor_name(env)
+        if family_of(compositor) and not env.get("SWAYSOCK"):
+            raise UnsupportedDesktopError(
+                f"this is a Wayland session ({compositor}{family_of(compositor)}) without sway's IPC "
+                f"(SWAYSOCK is not set), which the tool cannot drive yet; {WORKS_TODAY}"
+            )
         raise UnsupportedDesktopError(
             f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
             f"drive yet; {WORKS_TODAY}"
@@ -135,6 +141,11 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
     if desktop not in IMPLEMENTED:
         raise UnsupportedDesktopError(
             f"--desktop {desktop} is not supported yet; {WORKS_TODAY} (--desktop x11)"
+        )
+    if desktop == "wlroots" and not (env.get("SWAYSOCK") and env.get("WAYLAND_DISPLAY")):
+        raise UnsupportedDesktopError(
+            "--desktop wlroots needs a sway session (WAYLAND_DISPLAY and SWAYSOCK set), and this is "
+            "none; run it from inside sway, or try `queens-autosolve demo --desktop sway`"
         )
     return desktop
 

@@ -11,7 +11,6 @@ scratchpad's are `minimised` (sway has no other way to hide a window).
 from __future__ import annotations
 
 import json
-import os
 import socket
 import struct
 from collections.abc import Mapping
@@ -140,16 +139,12 @@ def records_of_tree(tree: Any) -> list[WindowRecord]:
     """Every window of sway's tree, bottom (stacking 0) to top."""
     records: list[WindowRecord] = []
     for output in tree.nodes:
-        if output.name == "__i3":  # sway's scratchpad lives in this pseudo-output
-            for workspace in output.nodes:
-                records += [_record(con, len(records), shown=False, minimised=True)
-                            for con in _windows_of(workspace)]
-            continue
+        scratchpad = output.name == "__i3"  # sway keeps its scratchpad in this pseudo-output
         current = _visible_workspace(output)
         for workspace in output.nodes:
-            shown = workspace.id == current
-            records += [_record(con, len(records) + i, shown=shown, minimised=False)
-                        for i, con in enumerate(_windows_of(workspace))]
+            shown = workspace.id == current and not scratchpad
+            for con in _windows_of(workspace):
+                records.append(_record(con, len(records), shown=shown, minimised=scratchpad))
     return records
 
 
@@ -188,7 +183,3 @@ def _record(con: Any, stacking: int, *, shown: bool, minimised: bool) -> WindowR
         other_desktop=not shown and not minimised,
     )
 
-
-def sway_socket(env: Mapping[str, str]) -> str:
-    """sway's IPC socket path from the environment ('' when none is named)."""
-    return env.get("SWAYSOCK", "") or (env.get("I3SOCK", "") if os.path.exists(env.get("I3SOCK", "")) else "")
