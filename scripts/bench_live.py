@@ -1,37 +1,87 @@
 """Live benchmark: `queens-autosolve run` as a user starts it, on the 11x11 practice page in a real
-Chromium on Xvfb; fresh processes, the page reloaded before each. Prints every stage's median,
-window found -> last click, and the whole command's wall time (targets: 80 ms and 500 ms).
+Chromium on Xvfb (--desktop x11) or natively on a headless sway (--desktop sway: the wlroots
+desktop, autosolve/sway.py's stage, root only); fresh processes, the page reloaded before each.
+Prints every stage's median, window found -> last click, and the whole command's wall time
+(targets: 80 ms and 500 ms).
 
-    python scripts/bench_live.py [--runs 10] [--size 11] [--json]
+    python scripts/bench_live.py [--runs 10] [--size 11] [--desktop x11|sway] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from autosolve.browser import Chromium, Xvfb, wait_for_board
 from autosolve.pipeline import STAGES
 from autosolve.practice.server import PracticeServer
+from autosolve.sway import CHROMIUM_WAYLAND, Sway
 from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
 
 PACKAGES = ("actuator", "autosolve", "capture", "solver", "vision")
 
 
-def one_run(display: str, browser: Chromium, server: PracticeServer, n: int) -> dict[str, object]:
+@dataclass
+class Stage:
+    """Where the runs play: the display or session, the browser and the page, and how `run` is
+    started there."""
+
+    browser: Chromium
+    server: PracticeServer
+    display: str = ""  # X11
+    wayland: dict[str, str] | None = None  # a sway session's environment
+
+    def command(self) -> tuple[list[str], dict[str, str] | None]:
+        base = [sys.executable, "-m", "autosolve", "run", "--json"]
+        if self.wayland is None:
+            return [*base, "--display", self.display], None
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        return [*base, "--desktop", "wlroots"], {**env, **self.wayland}
+
+
+@contextmanager
+def stage_for(desktop: str, puzzle: Puzzle) -> Iterator[Stage]:
+    """Xvfb with Chromium, or a headless sway with a native Wayland Chromium, showing about:blank."""
+    if desktop == "x11":
+        with Xvfb() as xvfb, PracticeServer(puzzle) as server:
+            browser = Chromium(xvfb.display).start("about:blank")
+            try:
+                yield Stage(browser, server, display=xvfb.display)
+            finally:
+                browser.stop()
+        return
+    with Sway() as sway:
+        with sway.network():  # the page listens where the browser is
+            server = PracticeServer(puzzle).start()
+        with server:
+            browser = Chromium("", extra_args=CHROMIUM_WAYLAND, launcher=sway.enter(),
+                               environment=sway.env).start("about:blank")
+            try:
+                yield Stage(browser, server, wayland=sway.env)
+            finally:
+                browser.stop()
+
+
+def one_run(stage: Stage, n: int) -> dict[str, object]:
     """Reload the page, wait for its board, run the tool once; its timings and wall time."""
+    browser, server = stage.browser, stage.server
     browser.open(server.url)
     server.wait_for(lambda s: s.reports > 0 and not s.queens, timeout=20)
-    wait_for_board(display, n, chromium=browser)
+    wait_for_board(stage.display, n, chromium=browser, wayland=stage.wayland)
+    command, env = stage.command()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--json", "--display", display],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     wall = time.perf_counter() - start
     solved = server.wait_for(solved=True, timeout=5).solved
     data = json.loads(done.stdout) if done.stdout.strip() else {}
@@ -62,20 +112,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--size", type=int, default=11)
+    parser.add_argument("--desktop", choices=("x11", "sway"), default="x11",
+                        help="x11: Chromium on Xvfb (default); sway: native Chromium on a headless sway")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     puzzle = generate_puzzle(args.size, rng=random.Random(args.size))
     compile_packages()
-    runs = []
-    with Xvfb() as xvfb, PracticeServer(puzzle) as server:
-        browser = Chromium(xvfb.display).start("about:blank")
-        try:
-            for _ in range(args.runs):
-                runs.append(one_run(xvfb.display, browser, server, args.size))
-        finally:
-            browser.stop()
+    with stage_for(args.desktop, puzzle) as stage:
+        runs = [one_run(stage, args.size) for _ in range(args.runs)]
     stages = {name: statistics.median(r["timings"].get(name, 0.0) for r in runs) * 1000 for name in STAGES}
     summary = {
+        "desktop": args.desktop,
         "runs": len(runs),
         "page_solved": sum(bool(r["page_solved"]) for r in runs),
         "exit_0": sum(r["exit"] == 0 for r in runs),
@@ -88,7 +135,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"{args.size}x{args.size} practice page, {len(runs)} fresh processes: page solved "
+    print(f"{args.size}x{args.size} practice page ({args.desktop}), {len(runs)} fresh processes: page solved "
           f"{summary['page_solved']}/{len(runs)}, exit 0 {summary['exit_0']}/{len(runs)}")
     print("| stage | median ms |\n|---|---|")
     for name, ms in stages.items():
