@@ -9,10 +9,17 @@ covering window start where a test needs them.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
+from conftest import require_tool
+from desktops import FIREFOX_NAMES
 from live import wait_until
 from wayland import (
     WaylandFirefox,
@@ -21,6 +28,7 @@ from wayland import (
     require_sway,
     run_cli,
     served,
+    session_env,
     settle,
     start_cli,
     wait_for_title,
@@ -214,6 +222,7 @@ def test_chromium_on_xwayland_is_solved_through_the_wayland_desktop(sway, chromi
 
 
 def test_native_firefox_is_solved(sway, chromium):
+    require_tool(any(shutil.which(name) for name in FIREFOX_NAMES), "Firefox")
     puzzle = puzzle_of(9, 8)
     firefox = WaylandFirefox("")
     try:
@@ -232,13 +241,19 @@ def test_native_firefox_is_solved(sway, chromium):
 
 def test_demo_on_sway_reports_solved(sway):
     """`demo --desktop sway` inside this sway session: the page's own verdict in --json."""
-    import json
-    import subprocess
-    import sys
-
-    from wayland import session_env
-
     done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "7",
                            "--json"], env=session_env(sway), capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["solved"] is True
+    outcome = json.loads(done.stdout)
+    assert outcome["solved"] is True and outcome["display"] == sway.wayland_display
+
+
+def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
+    require_sway()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "6",
+                           "--json"], env=env, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcome = json.loads(done.stdout)
+    assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
+    assert outcome["display"].startswith("/run/queens-sway-"), outcome
