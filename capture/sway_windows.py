@@ -57,11 +57,6 @@ class SwayWindows:
         return [_Output(o.name, Rect(o.rect.x, o.rect.y, o.rect.width, o.rect.height))
                 for o in self.connection.get_outputs() if o.active]
 
-    def focused(self) -> int:
-        """The id of the node the first seat focuses (0: none): one IPC round trip."""
-        seats = self.connection.get_seats()
-        return int(seats[0].focus or 0) if seats else 0
-
     def close(self) -> None:
         self.connection.main_quit()
         sock = getattr(self.connection, "_cmd_socket", None)

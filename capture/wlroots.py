@@ -1,5 +1,5 @@
-"""The wlroots desktop (`capture.desktop.DesktopSession` on sway and other wlroots compositors):
-windows from sway's IPC tree (i3ipc), pixels through `zwlr_screencopy_manager_v1`, the pointer,
+"""The wlroots desktop (`capture.desktop.DesktopSession` on sway, a wlroots compositor): windows
+from sway's IPC tree (i3ipc), pixels through `zwlr_screencopy_manager_v1`, the pointer,
 the buttons and the wheel through `zwlr_virtual_pointer_manager_v1` (pywayland; the protocol
 modules come from `capture.wlr_protocols`).
 
@@ -58,11 +58,11 @@ class WlrootsDesktop:
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         self.env = os.environ if env is None else env
-        self.windows_ = SwayWindows.connect(self.env)
+        self.sway = SwayWindows.connect(self.env)
         self.display, self.registry, self.globals = _connect(self.env)
         self.outputs = self._bind_outputs()
-        self.screencopy = self._bind("zwlr_screencopy_manager_v1", 0)
-        self.shm = self._bind_core("wl_shm")
+        self.screencopy = self._bind("zwlr_screencopy_manager_v1")
+        self.shm = self._bind("wl_shm")
         self._pointer: Any = None
         self._buffers: dict[tuple[int, int, int, int], tuple[Any, mmap.mmap]] = {}
         self.placed: Pointer | None = None
@@ -87,25 +87,23 @@ class WlrootsDesktop:
             self._focus_watch.close()
         self.display.flush()
         self.display.disconnect()  # explicitly: pywayland crashes at interpreter exit otherwise
-        self.windows_.close()
+        self.sway.close()
 
     # --- the Wayland globals -------------------------------------------------------------------
 
-    def _bind(self, interface: str, which: int) -> Any:
+    def _bind(self, interface: str) -> Any:
+        """The first global of `interface` the compositor offers, at version 1 (all this desktop
+        uses: no screencopy damage or dmabuf events, no virtual pointer bound to an output)."""
+        from pywayland.protocol import wayland
+
         from capture.wlr_protocols import protocol_modules
 
         screencopy, pointer = protocol_modules()
         classes = {"zwlr_screencopy_manager_v1": screencopy.ZwlrScreencopyManagerV1,
-                   "zwlr_virtual_pointer_manager_v1": pointer.ZwlrVirtualPointerManagerV1}
-        name, _ = self.globals[interface][which]
-        return self.registry.bind(name, classes[interface], 1)
-
-    def _bind_core(self, interface: str) -> Any:
-        from pywayland.protocol import wayland
-
+                   "zwlr_virtual_pointer_manager_v1": pointer.ZwlrVirtualPointerManagerV1,
+                   "wl_shm": wayland.WlShm}
         name, _ = self.globals[interface][0]
-        cls = {"wl_shm": wayland.WlShm, "wl_output": wayland.WlOutput, "wl_seat": wayland.WlSeat}[interface]
-        return self.registry.bind(name, cls, 1)
+        return self.registry.bind(name, classes[interface], 1)
 
     def _bind_outputs(self) -> list[Output]:
         from pywayland.protocol import wayland
@@ -117,7 +115,7 @@ class WlrootsDesktop:
             proxy.dispatcher["geometry"] = lambda out, x, y, *_rest: places.__setitem__(id(out), (x, y))
             proxies.append(proxy)
         self.display.roundtrip()
-        by_place = {(m.rect.left, m.rect.top): m.rect for m in self.windows_.outputs()}
+        by_place = {(m.rect.left, m.rect.top): m.rect for m in self.sway.outputs()}
         outputs = [Output(p, by_place[places[id(p)]]) for p in proxies if places.get(id(p)) in by_place]
         if not outputs:
             raise NoDisplayError("the Wayland compositor shows no active output to grab")
@@ -126,7 +124,7 @@ class WlrootsDesktop:
     # --- windows ---------------------------------------------------------------------------
 
     def windows(self, title: str | None = None) -> list[WindowRecord]:
-        return self.windows_.windows(title)
+        return self.sway.windows(title)
 
     def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
         """The window to play in (see `capture.windows.choose_window`); focus on it from now on
@@ -243,14 +241,13 @@ class WlrootsDesktop:
     def prepare_input(self) -> None:
         """Create the virtual pointer and warm it up: one move to the screen's bottom-right
         corner (away from any board) and WARM_UP seconds, so the browser has taken the new
-        device before the first click. Notes the window focused now as the user's own."""
+        device before the first click. From here on sway's focus events are watched."""
         if self._pointer is not None:
             return
-        manager = self._bind("zwlr_virtual_pointer_manager_v1", 0)
+        manager = self._bind("zwlr_virtual_pointer_manager_v1")
         self._pointer = manager.create_virtual_pointer(None)
         screen = self.monitors()[0].rect
-        self._own_focus.add(self.windows_.focused())
-        self._focus_watch = FocusWatch(self.windows_.path)
+        self._focus_watch = FocusWatch(self.sway.path)
         self.move_pointer(screen.left + screen.width - 1, screen.top + screen.height - 1)
         time.sleep(WARM_UP)
 
@@ -278,7 +275,12 @@ class WlrootsDesktop:
         return Pointer(self.placed.x, self.placed.y, False)
 
     def click(self, x: int, y: int) -> None:
-        """One left click at (x, y): the move there again, a press, a release, each in a frame."""
+        """One left click at (x, y): the move there again, a press, a release, each in a frame.
+        The window clicked takes the focus: that is this run's doing (`find_window` names it;
+        with --screen, the window under the first click does)."""
+        if not self._own_focus:
+            clicked = self.window_at(x, y)
+            self._own_focus.add(clicked.wid if clicked is not None else 0)
         pointer = self._pointer
         screen = self.monitors()[0].rect
         pointer.motion_absolute(_now_ms(), x - screen.left, y - screen.top, screen.width, screen.height)
