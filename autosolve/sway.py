@@ -46,11 +46,11 @@ if TYPE_CHECKING:
 APT_SWAY = "sudo apt-get update && sudo apt-get install -y sway xwayland"
 NOBODY = 65534
 CLONE_NEWNET = 0x40000000
-# A screen copy waits for the output's next frame: at 240 Hz a grab takes 5-8 ms, at 60 Hz 15-19
-# (measured, 1168x998 window). Windows float where they are put (the tests move them with
+# A screen copy waits for the output's next frame: at 240 Hz (the default here) a grab takes 5-8 ms,
+# at 60 Hz 15-19 (measured, 1168x998 window). Windows float where they are put (the tests move them with
 # `swaymsg ... move position`), with no borders: the window's rectangle is the page's.
 CONFIG = """\
-output HEADLESS-1 mode {width}x{height}@240Hz position 0 0
+output HEADLESS-1 mode {width}x{height}@{refresh}Hz position 0 0
 default_border none
 default_floating_border none
 focus_follows_mouse no
@@ -66,8 +66,9 @@ class Sway:
     ...     print(sway.wayland_display, sway.swaysock)
     """
 
-    def __init__(self, size: tuple[int, int] = SCREEN, timeout: float = 10.0) -> None:
+    def __init__(self, size: tuple[int, int] = SCREEN, timeout: float = 10.0, refresh: int = 240) -> None:
         self.size = size
+        self.refresh = refresh  # Hz: a grab waits for the output's next frame
         self.timeout = timeout
         self.runtime: Path | None = None
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,7 +87,8 @@ class Sway:
         check_can_start()
         self.runtime = Path(tempfile.mkdtemp(prefix="queens-sway-", dir=runtime_parent()))
         os.chown(self.runtime, NOBODY, NOBODY)
-        (self.runtime / "config").write_text(CONFIG.format(width=self.size[0], height=self.size[1]))
+        width, height = self.size
+        (self.runtime / "config").write_text(CONFIG.format(width=width, height=height, refresh=self.refresh))
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.runtime),
                "XDG_RUNTIME_DIR": str(self.runtime), "WLR_BACKENDS": "headless",
                "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}

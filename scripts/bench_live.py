@@ -4,7 +4,7 @@ desktop, autosolve/sway.py's stage, root only); fresh processes, the page reload
 Prints every stage's median, window found -> last click, and the whole command's wall time
 (targets: 80 ms and 500 ms).
 
-    python scripts/bench_live.py [--runs 10] [--size 11] [--desktop x11|sway] [--json]
+    python scripts/bench_live.py [--runs 10] [--size 11] [--desktop x11|sway [--refresh HZ]] [--json]
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Stage:
 
 
 @contextmanager
-def stage_for(desktop: str, puzzle: Puzzle) -> Iterator[Stage]:
+def stage_for(desktop: str, puzzle: Puzzle, refresh: int = 240) -> Iterator[Stage]:
     """Xvfb with Chromium, or a headless sway with a native Wayland Chromium, showing about:blank."""
     if desktop == "x11":
         with Xvfb() as xvfb, PracticeServer(puzzle) as server:
@@ -61,7 +61,7 @@ def stage_for(desktop: str, puzzle: Puzzle) -> Iterator[Stage]:
             finally:
                 browser.stop()
         return
-    with Sway() as sway:
+    with Sway(refresh=refresh) as sway:
         with sway.network():  # the page listens where the browser is
             server = PracticeServer(puzzle).start()
         with server:
@@ -114,11 +114,14 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=11)
     parser.add_argument("--desktop", choices=("x11", "sway"), default="x11",
                         help="x11: Chromium on Xvfb (default); sway: native Chromium on a headless sway")
+    parser.add_argument("--refresh", type=int, default=240, metavar="HZ",
+                        help="--desktop sway: the headless output's refresh rate (a grab waits for a frame; "
+                        "a real screen is 60-144 Hz)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     puzzle = generate_puzzle(args.size, rng=random.Random(args.size))
     compile_packages()
-    with stage_for(args.desktop, puzzle) as stage:
+    with stage_for(args.desktop, puzzle, args.refresh) as stage:
         runs = [one_run(stage, args.size) for _ in range(args.runs)]
     stages = {name: statistics.median(r["timings"].get(name, 0.0) for r in runs) * 1000 for name in STAGES}
     summary = {
