@@ -3,9 +3,10 @@ scanner from the definitions in capture/protocols/ (pywayland ships no wlr proto
 
 The modules are generated at first use, not at build time, so an editable install (`pip install
 -e`, what `make` does) and a wheel work alike: into a cache directory keyed by the definitions'
-contents and pywayland's version ($XDG_CACHE_HOME/queens-autosolve, else ~/.cache), once (about
-20 ms, byte-compiled with them); every later run imports them from there. A changed definition or pywayland makes a
-new directory. `python -m capture.wlr_protocols` generates them ahead (and prints where).
+contents and pywayland's version ($XDG_CACHE_HOME/queens-autosolve, else ~/.cache), once
+(about 20 ms, byte-compiled with them); every later run imports them from there. A changed
+definition or pywayland makes a new directory. `python -m capture.wlr_protocols` generates them
+ahead (and prints where).
 """
 
 from __future__ import annotations
