@@ -10,7 +10,7 @@ desktop (wlroots, GNOME) is one more file, not a change to them.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from capture.errors import UnsupportedDesktopError
@@ -114,7 +114,26 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
         return WlrootsDesktop(env)
     from capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
-    return X11Desktop(display, env)
+    x11 = X11Desktop(display, env)
+    refuse_xwayland(x11.name, env, x11.close)
+    return x11
+
+
+def refuse_xwayland(name: str, env: Mapping[str, str], close: Callable[[], None]) -> None:
+    """Inside a Wayland session, refuse an X11 display that is its XWayland (after `close`): an
+    X11 grab there ignores the windows over the browser, and X11 clicks reach it under them."""
+    from capture.x11_windows import is_wayland_session, runs_on_xwayland
+
+    if not is_wayland_session(env) or not runs_on_xwayland(name):
+        return
+    close()
+    instead = ("run it without --desktop x11 and --display: the wlroots desktop drives XWayland windows "
+               "through the compositor" if env.get("SWAYSOCK") else WORKS_TODAY)
+    raise UnsupportedDesktopError(
+        f"the X11 display {name} is this Wayland session's XWayland, where an X11 grab ignores the "
+        f"windows over the browser and X11 clicks reach it under them, so nothing is clicked through "
+        f"it; {instead}"
+    )
 
 
 def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) -> str:

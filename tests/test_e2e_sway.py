@@ -60,7 +60,7 @@ def sway():
 
 @pytest.fixture(scope="module")
 def chromium(sway):
-    browser = native_chromium(sway)
+    browser = native_chromium(sway).start("about:blank")
     try:
         yield browser
     finally:
@@ -219,6 +219,25 @@ def test_chromium_on_xwayland_is_solved_through_the_wayland_desktop(sway, chromi
         x11.stop()
     assert done.returncode == 0, done.stdout + done.stderr
     assert_solved(state, puzzle)
+
+
+def test_the_x11_path_is_refused_on_sways_xwayland(sway, chromium):
+    """--desktop x11 inside the Wayland session, on its XWayland (where X11 grabs and clicks lie
+    about what covers a window): one line, exit 2, nothing clicked."""
+    puzzle = puzzle_of(7, 10)
+    x11 = xwayland_chromium(sway)
+    chromium.open("about:blank")
+    try:
+        with page_in(sway, x11, puzzle) as server:
+            env = {**session_env(sway), "DISPLAY": sway.x_display()}
+            command = [*sway.enter(), sys.executable, "-m", "autosolve", "run", "--desktop", "x11"]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+            moves = server.state().moves
+    finally:
+        x11.stop()
+    assert done.returncode == 2 and moves == 0, done.stdout + done.stderr
+    assert "XWayland" in done.stderr and "without --desktop x11" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
 
 
 def test_native_firefox_is_solved(sway, chromium):
