@@ -37,7 +37,8 @@ NOTCH = 15.0  # the axis value of one wheel notch, as libinput reports a mouse w
 # The first click through a new virtual pointer can be lost while the client picks the new device
 # up (issue 35 measured it, and 405 of 405 clicks landing after a move and 100 ms). Here the warm-up
 # move, then reading the board (30-100 ms) before the first click, lost none with no sleep at all
-# (30 of 30 runs, 20 of them fresh processes, 9x9 in one round); this sleep is a margin over that.
+# (30 of 30 runs of 7x7 and 9x9 boards in one round, 20 of them fresh processes); this sleep is
+# a margin over that.
 WARM_UP = 0.05
 SHM_FORMATS = {0: "ARGB8888", 1: "XRGB8888"}  # wl_shm.format: 32-bit, B G R A/X in memory
 
