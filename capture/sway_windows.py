@@ -30,9 +30,6 @@ class SwayWindows:
     def __init__(self, connection: Any, path: str) -> None:
         self.connection = connection
         self.path = path
-        version = connection.get_version()
-        self.compositor = "sway" if "sway" in str(getattr(version, "human_readable", "")).lower() or \
-            getattr(version, "variant", "") == "sway" else "wlroots compositor"
 
     @classmethod
     def connect(cls, env: Mapping[str, str]) -> SwayWindows:
