@@ -213,7 +213,8 @@ def network_namespace_of(pid: int) -> Iterator[None]:
         try:
             yield
         finally:
-            libc.setns(own, CLONE_NEWNET)
+            if libc.setns(own, CLONE_NEWNET) != 0:  # every later socket of this thread would be theirs
+                raise StageError(f"cannot leave sway's network namespace: {os.strerror(ctypes.get_errno())}")
     finally:
         os.close(own)
         os.close(theirs)
