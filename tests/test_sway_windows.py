@@ -1,13 +1,21 @@
-"""sway's IPC tree read as WindowRecords (capture.sway_windows): which windows, in which order,
-shown or not, named by app_id (native) or X11 class (XWayland). Pure logic on a tree as sway 1.7
-sends it (trimmed); the live tree is read in tests/test_e2e_sway.py."""
+"""sway's IPC read by capture.sway_windows: the tree as WindowRecords (which windows, in which
+order, shown or not, named by app_id (native) or X11 class (XWayland)), on a tree as sway 1.7 sends
+it (trimmed), and the framing of its focus events. Live sway: tests/test_e2e_sway.py."""
 
 from __future__ import annotations
 
-import i3ipc
+import json
+import socket
+import struct
+import threading
+import time
 
+import i3ipc
+import pytest
+
+from capture.errors import NoDisplayError
 from capture.geometry import Rect
-from capture.sway_windows import records_of_tree
+from capture.sway_windows import FocusWatch, records_of_tree
 
 
 def window(con_id: int, name: str, rect: tuple[int, int, int, int], *, app_id: str | None = None,
@@ -65,3 +73,63 @@ def test_windows_on_a_workspace_not_shown_are_on_another_desktop_and_the_scratch
     firefox, away = records["Queens - Mozilla Firefox"], records["Away"]
     assert firefox.other_desktop and not firefox.viewable and not firefox.minimised
     assert away.minimised and not away.viewable and not away.other_desktop
+
+
+def message(kind: int, payload: dict | list) -> bytes:
+    body = json.dumps(payload).encode()
+    return b"i3-ipc" + struct.pack("=II", len(body), kind) + body
+
+
+def test_focus_events_are_read_as_they_come_split_anywhere(tmp_path):
+    """The framing of sway's IPC as FocusWatch reads it: the subscription's reply, then window
+    events (only "focus" ones count) arriving in pieces cut anywhere, read without blocking."""
+    path = str(tmp_path / "sway-ipc.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    peer: list[socket.socket] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        conn.recv(1024)  # the subscription
+        conn.sendall(message(FocusWatch.SUBSCRIBE, {"success": True}))
+        peer.append(conn)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    watch = FocusWatch(path)
+    thread.join()
+    assert watch.focused_since() == []
+    stream = (message(FocusWatch.WINDOW_EVENT, {"change": "title", "container": {"id": 5}})
+              + message(FocusWatch.WINDOW_EVENT, {"change": "focus", "container": {"id": 6}})
+              + message(FocusWatch.WINDOW_EVENT, {"change": "focus", "container": {"id": 5}}))
+    cut = len(stream) - 30  # the last event arrives in two pieces
+    peer[0].sendall(stream[:cut])
+    time.sleep(0.05)
+    assert watch.focused_since() == [6]
+    peer[0].sendall(stream[cut:])
+    time.sleep(0.05)
+    assert watch.focused_since() == [5]
+    watch.close()
+    peer[0].close()
+    listener.close()
+
+
+def test_a_socket_that_refuses_the_subscription_is_not_taken_for_sway(tmp_path):
+    path = str(tmp_path / "not-sway.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        conn.recv(1024)
+        conn.sendall(message(FocusWatch.SUBSCRIBE, {"success": False}))
+        conn.close()
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    with pytest.raises(NoDisplayError, match="refused to report its window events"):
+        FocusWatch(path)
+    thread.join()
+    listener.close()
