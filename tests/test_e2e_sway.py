@@ -192,6 +192,26 @@ def test_the_user_taking_the_focus_elsewhere_stops_the_clicks(sway, chromium):
     assert not state.solved and 0 < state.moves < 18, state.states
 
 
+def test_a_window_moved_while_the_tool_clicks_gets_no_more_clicks(sway, chromium):
+    """The guard between clicks on Wayland: the board's pixels grabbed before every cell show the
+    window gone from under them, and sway's tree says where it went."""
+    puzzle = puzzle_of(9, 11)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        tool = start_cli(sway, "--delay", "0.15")
+        try:
+            server.wait_for(lambda state: state.moves >= 4, timeout=20)
+            sway.swaymsg("[app_id=chromium]", "move", "position", "60", "90")
+            out, err = tool.communicate(timeout=30)
+            made = re.search(r"stopped after (\d+) of 18 clicks", err)
+            assert tool.returncode == 2 and made, out + err
+            state = server.wait_for(lambda s: s.moves == int(made.group(1)), timeout=5)
+        finally:
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert "moved" in err and "nothing more was clicked" in err, err
+    assert_one_line(err)
+    assert not state.solved and 4 <= state.moves < 18, state.states
+
+
 @pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])
 def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
     puzzle = puzzle_of(n, 6)
