@@ -9,6 +9,7 @@ covering window start where a test needs them.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -17,10 +18,12 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from conftest import require_tool
 from desktops import FIREFOX_NAMES
 from live import wait_until
+from PIL import Image
 from wayland import (
     WaylandFirefox,
     native_chromium,
@@ -39,6 +42,8 @@ from wayland import (
 from autosolve.browser import wait_for_board
 from autosolve.practice.server import PageState
 from autosolve.sway import Sway
+from capture.geometry import Rect
+from capture.models import FrameSource
 from capture.wlroots import WlrootsDesktop
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
@@ -83,6 +88,25 @@ def board_of(sway: Sway):
     with WlrootsDesktop(sway.env) as desktop:
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
         return pipeline.board_on_screen(frame, pipeline.read(frame))
+
+
+def test_a_grab_is_pixel_identical_to_grims(sway, chromium):
+    """Screencopy as the wlroots desktop speaks it (the protocol written out in capture/protocols/,
+    its buffer read as B G R X) gives the very pixels grim does, of a region away from the board
+    (where the pointer may rest)."""
+    require_tool(shutil.which("grim") is not None, "grim")
+    puzzle = puzzle_of(7, 12)
+    region = Rect(10, 10, 300, 160)
+    with page_in(sway, chromium, puzzle):
+        with WlrootsDesktop(sway.env) as desktop:
+            ours = desktop.grab(region, source=FrameSource.SCREEN).rgb
+        geometry = f"{region.left},{region.top} {region.width}x{region.height}"
+        ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
+                             capture_output=True, timeout=10, check=True).stdout
+    theirs = np.asarray(Image.open(io.BytesIO(ppm)).convert("RGB"))
+    assert ours.shape == theirs.shape == (160, 300, 3)
+    assert np.array_equal(ours, theirs), f"{np.count_nonzero((ours != theirs).any(axis=2))} pixels differ"
+    assert len(np.unique(ours.reshape(-1, 3), axis=0)) > 1  # the page, not a blank
 
 
 def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromium):
