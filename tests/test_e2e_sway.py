@@ -120,6 +120,18 @@ def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromi
     assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
 
 
+def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
+    puzzle = puzzle_of(7, 13)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        done = subprocess.run([sys.executable, "-m", "autosolve", "hint", "--apply"], env=session_env(sway),
+                              capture_output=True, text=True, timeout=60)
+        state = server.wait_for(lambda s: s.moves > 0, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = re.search(r"applied: (\d+) click\(s\); the board shows the step", done.stdout)
+    assert made and state.moves == int(made.group(1)), done.stdout
+    assert not state.solved and set(state.queens) <= set(search(puzzle).solution.queens)
+
+
 def test_the_win_dialog_after_the_last_click_is_reported_solved(sway, chromium):
     puzzle = puzzle_of(9, 1)
     with page_in(sway, chromium, puzzle, win_screen="dialog", win_delay_ms=0) as server:
