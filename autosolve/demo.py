@@ -14,11 +14,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autosolve.browser import Chromium, Xvfb, find_chromium, wait_for_board
 from capture.errors import UnsupportedDesktopError
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
+
+if TYPE_CHECKING:  # the pipeline and the page's server load only when the demo runs
+    from autosolve.pipeline import Source
+    from autosolve.practice.server import PracticeServer
 
 # The desktops `demo --desktop` plays on, each started when none of its kind is there.
 DEMO_DESKTOPS = ("x11", "sway", "gnome")
@@ -76,9 +81,8 @@ def run_demo(
     if desktop != "x11":
         raise UnsupportedDesktopError(f"demo --desktop {desktop} is not supported yet; "
                                       "demo --desktop x11 and --desktop sway work")
-    from autosolve.commands.run import report_lines
-    from autosolve.pipeline import Options, Source, run
-    from autosolve.practice.server import PracticeServer, PracticeTimeout
+    from autosolve.pipeline import Source
+    from autosolve.practice.server import PracticeServer
 
     setup: dict[str, float] = {}
     terminate_cleanly()
@@ -97,29 +101,43 @@ def run_demo(
             chromium.start(server.url)
             wait_for_board(display, puzzle.n, chromium=chromium)
             setup["chromium"] = time.perf_counter() - start
-            timings: dict[str, float] = {}
-            error = ""
-            try:
-                result = run(Source(display=display), Options())
-                timings, lines = result.timings, tuple(report_lines(result))
-                state = server.wait_for(solved=True, timeout=3.0)
-            except QueensError as exc:  # reported in the outcome (and --json) rather than raised
-                error, lines, state = str(exc), (f"error: {exc}",), server.state()
-            except PracticeTimeout as exc:
-                state = exc.state
-            outcome = DemoOutcome(
-                solved=state.solved, n=puzzle.n, timings=timings, setup=setup, display=display,
-                url=server.url, lines=lines, page_states=state.states, error=error,
-            )
-            if show is not None:
-                show(outcome)
-            if keep_open:
-                hold(outcome)
-            return outcome
+            return solve_live(server, Source(display=display), puzzle.n, setup, display,
+                              show=show, keep_open=keep_open)
     finally:
         chromium.stop()
         if xvfb is not None:
             xvfb.stop()
+
+
+def solve_live(
+    server: PracticeServer, source: Source, n: int, setup: dict[str, float], display: str, *,
+    show: Callable[[DemoOutcome], None] | None, keep_open: bool,
+) -> DemoOutcome:
+    """Run the pipeline on the page `server` serves, shown on `source`'s desktop, and ask the page
+    whether it is solved; an error of the run is reported in the outcome (and --json)."""
+    from autosolve.commands.run import report_lines
+    from autosolve.pipeline import Options, run
+    from autosolve.practice.server import PracticeTimeout
+
+    timings: dict[str, float] = {}
+    error = ""
+    try:
+        result = run(source, Options())
+        timings, lines = result.timings, tuple(report_lines(result))
+        state = server.wait_for(solved=True, timeout=3.0)
+    except QueensError as exc:
+        error, lines, state = str(exc), (f"error: {exc}",), server.state()
+    except PracticeTimeout as exc:
+        state = exc.state
+    outcome = DemoOutcome(
+        solved=state.solved, n=n, timings=timings, setup=setup, display=display, url=server.url,
+        lines=lines, page_states=state.states, error=error,
+    )
+    if show is not None:
+        show(outcome)
+    if keep_open:
+        hold(outcome)
+    return outcome
 
 
 def terminate_cleanly() -> None:

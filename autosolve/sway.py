@@ -37,7 +37,6 @@ from autosolve.browser import (
     stop_process,
     wait_for_board,
 )
-from solver.errors import QueensError
 
 if TYPE_CHECKING:
     from autosolve.demo import DemoOutcome
@@ -248,10 +247,9 @@ def _demo_on(
     sway: Sway | None, puzzle: Puzzle, *, dark: bool, keep_open: bool,
     show: Callable[[DemoOutcome], None] | None, setup: dict[str, float],
 ) -> DemoOutcome:
-    from autosolve.commands.run import report_lines
-    from autosolve.demo import DemoOutcome, hold
-    from autosolve.pipeline import Options, Source, run
-    from autosolve.practice.server import PracticeServer, PracticeTimeout
+    from autosolve.demo import solve_live
+    from autosolve.pipeline import Source
+    from autosolve.practice.server import PracticeServer
 
     session = dict(os.environ) if sway is None else sway.env
     chromium = Chromium("", extra_args=CHROMIUM_WAYLAND, launcher=sway.enter() if sway else (),
@@ -264,25 +262,7 @@ def _demo_on(
             chromium.start(server.url)
             wait_for_board("", puzzle.n, chromium=chromium, wayland=session)
             setup["chromium"] = time.perf_counter() - start
-            timings: dict[str, float] = {}
-            error = ""
-            try:
-                result = run(Source(desktop="wlroots"), Options())
-                timings, lines = result.timings, tuple(report_lines(result))
-                state = server.wait_for(solved=True, timeout=3.0)
-            except QueensError as exc:  # reported in the outcome (and --json) rather than raised
-                error, lines, state = str(exc), (f"error: {exc}",), server.state()
-            except PracticeTimeout as exc:
-                state = exc.state
-            outcome = DemoOutcome(
-                solved=state.solved, n=puzzle.n, timings=timings, setup=setup,
-                display=session.get("WAYLAND_DISPLAY", ""), url=server.url, lines=lines,
-                page_states=state.states, error=error,
-            )
-            if show is not None:
-                show(outcome)
-            if keep_open:
-                hold(outcome)
-            return outcome
+            return solve_live(server, Source(desktop="wlroots"), puzzle.n, setup,
+                              session.get("WAYLAND_DISPLAY", ""), show=show, keep_open=keep_open)
     finally:
         chromium.stop()
