@@ -136,7 +136,8 @@ def _check_left_alone(desktop: DesktopSession, done: str) -> None:
     moved = desktop.moved_by_someone_else()
     if moved is None:
         return
-    place = f"to ({moved.x}, {moved.y})" if moved.on_screen else "to another X screen"
+    place = (f"to ({moved.x}, {moved.y})" if moved.on_screen
+             else "away (to another X screen, or another window took the focus)")
     raise ClickAborted(
         f"stopped after {done} clicks: the mouse was moved {place} while the tool was clicking, "
         "so it stopped and left the mouse to you; run again with the mouse still to finish"

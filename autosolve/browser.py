@@ -17,6 +17,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,6 +145,9 @@ class Xvfb:
         self.stop()
 
 
+# Chromium as a native Wayland client (no GPU here: CHROMIUM_FLAGS has --disable-gpu).
+CHROMIUM_WAYLAND = ("--ozone-platform=wayland",)
+
 @dataclass
 class Browser:
     """A real browser window on X display `display`, with a fresh profile deleted on stop."""
@@ -243,7 +247,11 @@ class Chromium(Browser):
     scale: float | None = None
     extra_args: tuple[str, ...] = ()
     headless: bool = False
-    env: dict[str, str] | None = None  # the environment to start it in (default: ours)
+    # a command prefix to start it through (a Wayland stage's `enter`) and variables to add to
+    # its environment (WAYLAND_DISPLAY and the like; with WAYLAND_DISPLAY and no `display`, the
+    # DISPLAY it would inherit is dropped: a Wayland browser must not fall back to an X server)
+    launcher: tuple[str, ...] = ()
+    environment: dict[str, str] = field(default_factory=dict)
     devtools: DevTools | None = field(default=None, init=False)
     session: str = field(default="", init=False)  # the page `open` showed last, attached
     target: str = field(default="", init=False)  # and its target id
@@ -251,7 +259,7 @@ class Chromium(Browser):
     def start(self, url: str) -> Self:
         binary = find_chromium()
         self.profile = Path(tempfile.mkdtemp(prefix="queens-chromium-"))
-        args = [binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
+        args = [*self.launcher, binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
                 f"--window-position={self.position[0]},{self.position[1]}",
                 f"--window-size={self.size[0]},{self.size[1]}", "--new-window", "--remote-debugging-pipe"]
         if self.headless:
@@ -261,7 +269,9 @@ class Chromium(Browser):
         if self.scale:
             args.append(f"--force-device-scale-factor={self.scale}")
         args += [*self.extra_args, url]
-        env = dict(os.environ if self.env is None else self.env)
+        env = {**os.environ, **self.environment}
+        if "WAYLAND_DISPLAY" in self.environment and not self.display:
+            env.pop("DISPLAY", None)
         if self.display:
             env["DISPLAY"] = self.display
         self.devtools = DevTools()
@@ -375,15 +385,18 @@ def stop_process(process: subprocess.Popen[bytes] | None) -> None:
 
 
 def wait_for_board(display: str, n: int, title: str = "Queens", timeout: float = 20.0,
-                   chromium: Browser | None = None) -> tuple[WindowRecord, Frame]:
+                   chromium: Browser | None = None, wayland: Mapping[str, str] | None = None,
+                   ) -> tuple[WindowRecord, Frame]:
     """Wait until a window titled `title` shows an n x n board that vision reads with certainty
-    (failing at once if `chromium`, the browser showing it, exits)."""
-    from capture import Desktop
+    (failing at once if `chromium`, the browser showing it, exits). `wayland`: the environment
+    of a wlroots session to look in instead of X11 display `display`."""
+    from capture import Desktop, open_desktop
     from vision import BoardNotFound, read_board
 
     deadline = time.monotonic() + timeout
     last = "no window yet"
-    with Desktop(display) as desktop:
+    opened = Desktop(display) if wayland is None else open_desktop(None, "wlroots", wayland)
+    with opened as desktop:
         while time.monotonic() < deadline:
             if chromium is not None:
                 chromium.check_alive()

@@ -15,11 +15,19 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from autosolve.browser import Chromium, Xvfb, find_chromium, wait_for_board
-from autosolve.mutter import CHROMIUM_WAYLAND, HeadlessMutter, wait_for_board_on_gnome
+from autosolve.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, find_chromium, wait_for_board
+from autosolve.mutter import HeadlessMutter, wait_for_board_on_gnome
 from solver.errors import QueensError
 from solver.puzzle import Puzzle
+
+if TYPE_CHECKING:  # the pipeline and the page's server load only when the demo runs
+    from autosolve.pipeline import Source
+    from autosolve.practice.server import PracticeServer
+
+# The desktops `demo --desktop` plays on, each started when none of its kind is there.
+DEMO_DESKTOPS = ("x11", "sway", "gnome")
 
 
 @dataclass(frozen=True)
@@ -61,18 +69,22 @@ def run_demo(
     show: Callable[[DemoOutcome], None] | None = None,
     desktop: str = "x11",
 ) -> DemoOutcome:
-    """Serve the practice page, open it in Chromium (starting Xvfb when there is no display;
-    `desktop` "gnome": a headless mutter when this is no GNOME session), solve it live with the
-    pipeline and ask the page whether it is solved.
+    """Serve the practice page, open it in Chromium (starting Xvfb when there is no display),
+    solve it live with the pipeline and ask the page whether it is solved. `desktop`: one of
+    DEMO_DESKTOPS, the desktop to play on (and to start when there is none: Xvfb for x11, a
+    headless sway for sway, a headless mutter for gnome).
 
     `show` gets the outcome as soon as it is known (before --keep-open holds everything up).
     """
-    from autosolve.commands.run import report_lines
-    from autosolve.pipeline import Options, Source, run
-    from autosolve.practice.server import PracticeServer, PracticeTimeout
+    if desktop == "sway":
+        from autosolve.sway import run_sway_demo
+
+        return run_sway_demo(puzzle, dark=dark, keep_open=keep_open, show=show)
+    from autosolve.pipeline import Source
+    from autosolve.practice.server import PracticeServer
 
     setup: dict[str, float] = {}
-    _terminate_cleanly()
+    terminate_cleanly()
     xvfb = gnome = None
     display = os.environ.get("DISPLAY", "")
     start = time.perf_counter()
@@ -96,26 +108,8 @@ def run_demo(
             else:
                 wait_for_board(display, puzzle.n, chromium=chromium)
             setup["chromium"] = time.perf_counter() - start
-            timings: dict[str, float] = {}
-            error = ""
-            try:
-                source = Source(desktop="gnome") if desktop == "gnome" else Source(display=display)
-                result = run(source, Options())
-                timings, lines = result.timings, tuple(report_lines(result))
-                state = server.wait_for(solved=True, timeout=3.0)
-            except QueensError as exc:  # reported in the outcome (and --json) rather than raised
-                error, lines, state = str(exc), (f"error: {exc}",), server.state()
-            except PracticeTimeout as exc:
-                state = exc.state
-            outcome = DemoOutcome(
-                solved=state.solved, n=puzzle.n, timings=timings, setup=setup, display=display,
-                url=server.url, lines=lines, page_states=state.states, error=error,
-            )
-            if show is not None:
-                show(outcome)
-            if keep_open:
-                _hold(outcome)
-            return outcome
+            source = Source(desktop="gnome") if desktop == "gnome" else Source(display=display)
+            return solve_live(server, source, puzzle.n, setup, display, show=show, keep_open=keep_open)
     finally:
         chromium.stop()
         if xvfb is not None:
@@ -139,7 +133,38 @@ def _gnome_session() -> HeadlessMutter | None:
     return gnome
 
 
-def _terminate_cleanly() -> None:
+def solve_live(
+    server: PracticeServer, source: Source, n: int, setup: dict[str, float], display: str, *,
+    show: Callable[[DemoOutcome], None] | None, keep_open: bool,
+) -> DemoOutcome:
+    """Run the pipeline on the page `server` serves, shown on `source`'s desktop, and ask the page
+    whether it is solved; an error of the run is reported in the outcome (and --json)."""
+    from autosolve.commands.run import report_lines
+    from autosolve.pipeline import Options, run
+    from autosolve.practice.server import PracticeTimeout
+
+    timings: dict[str, float] = {}
+    error = ""
+    try:
+        result = run(source, Options())
+        timings, lines = result.timings, tuple(report_lines(result))
+        state = server.wait_for(solved=True, timeout=3.0)
+    except QueensError as exc:
+        error, lines, state = str(exc), (f"error: {exc}",), server.state()
+    except PracticeTimeout as exc:
+        state = exc.state
+    outcome = DemoOutcome(
+        solved=state.solved, n=n, timings=timings, setup=setup, display=display, url=server.url,
+        lines=lines, page_states=state.states, error=error,
+    )
+    if show is not None:
+        show(outcome)
+    if keep_open:
+        hold(outcome)
+    return outcome
+
+
+def terminate_cleanly() -> None:
     """Make SIGTERM (kill, a CI timeout) unwind like Ctrl-C, so Chromium and Xvfb are stopped."""
 
     def interrupt(signum: int, frame: object) -> None:
@@ -151,7 +176,7 @@ def _terminate_cleanly() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _hold(outcome: DemoOutcome) -> None:
+def hold(outcome: DemoOutcome) -> None:
     """--keep-open: keep the page served (and the browser up) until Ctrl-C."""
     print(f"page {outcome.url} on display {outcome.display} left open; press Ctrl-C to close",
           file=sys.stderr, flush=True)

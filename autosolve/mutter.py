@@ -128,8 +128,6 @@ class HeadlessMutter:
         self.stop()
 
 
-# Chromium as a native Wayland client (no GPU here: browser.CHROMIUM_FLAGS has --disable-gpu).
-CHROMIUM_WAYLAND = ("--ozone-platform=wayland",)
 
 
 def wait_for_board_on_gnome(n: int, timeout: float = 20.0, chromium: Browser | None = None,

@@ -2,7 +2,8 @@
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
 One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
-`capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
+`capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland)
+and `capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
 desktop (wlroots, GNOME) is one more file, not a change to them.
 """
@@ -10,7 +11,7 @@ desktop (wlroots, GNOME) is one more file, not a change to them.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from capture.errors import UnsupportedDesktopError
@@ -21,11 +22,11 @@ if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib
 
 # The names `--desktop` takes; "auto" picks from the session.
 DESKTOPS = ("auto", "x11", "wlroots", "gnome")
-IMPLEMENTED = ("x11", "gnome")
+IMPLEMENTED = ("x11", "wlroots", "gnome")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
 WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works on an X11 desktop and on GNOME (--desktop gnome): log in with an "
-               "X11 session (e.g. 'Ubuntu on Xorg') or a GNOME one and run it there")
+WORKS_TODAY = ("today the tool works in an X11 session (e.g. 'Ubuntu on Xorg'), in sway (--desktop "
+               "wlroots) and on GNOME (--desktop gnome): log in with one of those and run it there")
 
 
 class DesktopSession(Protocol):
@@ -107,13 +108,37 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
     ...     frame = session.grab_window(session.find_window())
     """
     env = os.environ if env is None else env
-    if choose_desktop(display, desktop, env) == "gnome":
+    chosen = choose_desktop(display, desktop, env)  # one of IMPLEMENTED, or an error
+    if chosen == "wlroots":
+        from capture.wlroots import WlrootsDesktop  # pywayland, i3ipc: only for a wlroots session
+
+        return WlrootsDesktop(env)
+    if chosen == "gnome":
         from capture.gnome import GnomeDesktop  # jeepney, GStreamer: only once it is opened
 
         return GnomeDesktop(env)
     from capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
-    return X11Desktop(display, env)
+    x11 = X11Desktop(display, env)
+    refuse_xwayland(x11.name, env, x11.close)
+    return x11
+
+
+def refuse_xwayland(name: str, env: Mapping[str, str], close: Callable[[], None]) -> None:
+    """Inside a Wayland session, refuse an X11 display that is its XWayland (after `close`): an
+    X11 grab there ignores the windows over the browser, and X11 clicks reach it under them."""
+    from capture.x11_windows import is_wayland_session, runs_on_xwayland
+
+    if not is_wayland_session(env) or not runs_on_xwayland(name):
+        return
+    close()
+    instead = ("run it without --desktop x11 and --display: the wlroots desktop drives XWayland windows "
+               "through the compositor" if env.get("SWAYSOCK") else WORKS_TODAY)
+    raise UnsupportedDesktopError(
+        f"the X11 display {name} is this Wayland session's XWayland, where an X11 grab ignores the "
+        f"windows over the browser and X11 clicks reach it under them, so nothing is clicked through "
+        f"it; {instead}"
+    )
 
 
 def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) -> str:
@@ -125,9 +150,16 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
 
         if display is not None or not is_wayland_session(env):
             return "x11"
+        if is_wlroots_session(env):
+            return "wlroots"
         compositor = compositor_name(env)
         if is_gnome(compositor):
             return "gnome"
+        if family_of(compositor) and not env.get("SWAYSOCK"):
+            raise UnsupportedDesktopError(
+                f"this is a Wayland session ({compositor}{family_of(compositor)}) without sway's IPC "
+                f"(SWAYSOCK is not set), which the tool cannot drive yet; {WORKS_TODAY}"
+            )
         raise UnsupportedDesktopError(
             f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
             f"drive yet; {WORKS_TODAY}"
@@ -136,7 +168,23 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
         raise UnsupportedDesktopError(
             f"--desktop {desktop} is not supported yet; {WORKS_TODAY} (--desktop x11)"
         )
+    if desktop == "wlroots" and not (env.get("SWAYSOCK") and env.get("WAYLAND_DISPLAY")):
+        raise UnsupportedDesktopError(
+            "--desktop wlroots needs a sway session (WAYLAND_DISPLAY and SWAYSOCK set), and this is "
+            "none; run it from inside sway, or try `queens-autosolve demo --desktop sway`"
+        )
     return desktop
+
+
+def is_wlroots_session(env: Mapping[str, str]) -> bool:
+    """Whether the Wayland session is one the wlroots desktop drives: sway's IPC named (SWAYSOCK)
+    and the compositor offering screencopy and the virtual pointer (the globals tell the truth,
+    whatever XDG_CURRENT_DESKTOP says)."""
+    if not env.get("SWAYSOCK"):
+        return False
+    from capture.wlroots import offers_wlroots_globals
+
+    return offers_wlroots_globals(env)
 
 
 def compositor_name(env: Mapping[str, str]) -> str:

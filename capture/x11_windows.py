@@ -28,6 +28,24 @@ def is_wayland_session(env: Mapping[str, str]) -> bool:
     return bool(env.get("WAYLAND_DISPLAY")) or env.get("XDG_SESSION_TYPE", "").lower() == "wayland"
 
 
+def runs_on_xwayland(name: str) -> bool:
+    """Whether X11 display `name` is a Wayland compositor's XWayland (its RandR outputs are named
+    XWAYLAND0, ...). A connection of its own with every extension: asked only in a Wayland session."""
+    try:
+        display = Display(name)
+    except (error.DisplayError, error.ConnectionClosedError, OSError):
+        return False
+    try:
+        if not display.has_extension("RANDR"):
+            return False
+        resources = display.screen().root.xrandr_get_screen_resources()
+        names = [display.xrandr_get_output_info(output, resources.config_timestamp).name
+                 for output in resources.outputs]
+        return any(name.startswith("XWAYLAND") for name in names)
+    finally:
+        display.close()
+
+
 def display_name(env: Mapping[str, str] | None = None) -> str:
     """The X11 display to use, or an error that says why there is none and what to do."""
     env = os.environ if env is None else env

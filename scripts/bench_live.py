@@ -1,15 +1,17 @@
 """Live benchmark: `queens-autosolve run` as a user starts it, on the 11x11 practice page in a real
-Chromium on Xvfb (--desktop gnome: in a native Wayland Chromium on a headless mutter); fresh
-processes, the page reloaded before each. Prints every stage's median, window found -> last click,
-and the whole command's wall time (targets: 80 ms and 500 ms).
+Chromium on Xvfb (--desktop x11), natively on a headless sway (--desktop sway: the wlroots
+desktop, autosolve/sway.py's stage, root only) or on a headless mutter (--desktop gnome); fresh
+processes, the page reloaded before each. Prints every stage's median, window found -> last
+click, and the whole command's wall time (targets: 80 ms and 500 ms).
 
-    python scripts/bench_live.py [--runs 10] [--size 11] [--desktop x11|gnome] [--json]
+    python scripts/bench_live.py [--runs 10] [--size 11] [--desktop x11|sway|gnome] [--refresh HZ] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -20,57 +22,83 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from autosolve.browser import Chromium, Xvfb, wait_for_board
-from autosolve.mutter import CHROMIUM_WAYLAND, HeadlessMutter, wait_for_board_on_gnome
+from autosolve.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
+from autosolve.mutter import HeadlessMutter, wait_for_board_on_gnome
 from autosolve.pipeline import STAGES
 from autosolve.practice.server import PracticeServer
+from autosolve.sway import Sway
 from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
 
 PACKAGES = ("actuator", "autosolve", "capture", "solver", "vision")
 
 
 @dataclass
 class Stage:
-    """The desktop the runs go to, its browser, and how the command is told about it."""
+    """Where the runs play: the display or session, the browser and the page, and how `run` is
+    started there."""
 
     browser: Chromium
-    args: tuple[str, ...]  # --display D or --desktop gnome
-    env: dict[str, str] | None  # the session's environment (None: ours)
+    server: PracticeServer
     display: str = ""  # X11
+    wayland: dict[str, str] | None = None  # a Wayland session's environment (sway, gnome)
+    desktop: str = "x11"  # what `run --desktop` is told
+
+    def command(self) -> tuple[list[str], dict[str, str] | None]:
+        base = [sys.executable, "-m", "autosolve", "run", "--json"]
+        if self.wayland is None:
+            return [*base, "--display", self.display], None
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        return [*base, "--desktop", self.desktop], {**env, **self.wayland}
 
     def wait_for_board(self, n: int) -> None:
-        if self.display:
-            wait_for_board(self.display, n, chromium=self.browser)
+        if self.desktop == "gnome":
+            wait_for_board_on_gnome(n, chromium=self.browser, env=self.wayland)
         else:
-            wait_for_board_on_gnome(n, chromium=self.browser, env=self.env)
+            wait_for_board(self.display, n, chromium=self.browser, wayland=self.wayland)
 
 
 @contextmanager
-def stage_for(desktop: str) -> Iterator[Stage]:
-    if desktop == "gnome":
-        with HeadlessMutter() as gnome:
-            browser = Chromium("", extra_args=CHROMIUM_WAYLAND, env=gnome.env).start("about:blank")
+def stage_for(desktop: str, puzzle: Puzzle, refresh: int = 240) -> Iterator[Stage]:
+    """Xvfb with Chromium, or a headless sway or mutter with a native Wayland Chromium, showing
+    about:blank."""
+    if desktop == "x11":
+        with Xvfb() as xvfb, PracticeServer(puzzle) as server:
+            browser = Chromium(xvfb.display).start("about:blank")
             try:
-                yield Stage(browser, ("--desktop", "gnome"), gnome.env)
+                yield Stage(browser, server, display=xvfb.display)
             finally:
                 browser.stop()
         return
-    with Xvfb() as xvfb:
-        browser = Chromium(xvfb.display).start("about:blank")
-        try:
-            yield Stage(browser, ("--display", xvfb.display), None, xvfb.display)
-        finally:
-            browser.stop()
+    if desktop == "gnome":
+        with HeadlessMutter() as gnome, PracticeServer(puzzle) as server:
+            browser = Chromium("", extra_args=CHROMIUM_WAYLAND, environment=gnome.env).start("about:blank")
+            try:
+                yield Stage(browser, server, wayland=gnome.env, desktop="gnome")
+            finally:
+                browser.stop()
+        return
+    with Sway(refresh=refresh) as sway:
+        with sway.network():  # the page listens where the browser is
+            server = PracticeServer(puzzle).start()
+        with server:
+            browser = Chromium("", extra_args=CHROMIUM_WAYLAND, launcher=sway.enter(),
+                               environment=sway.env).start("about:blank")
+            try:
+                yield Stage(browser, server, wayland=sway.env, desktop="wlroots")
+            finally:
+                browser.stop()
 
 
-def one_run(stage: Stage, server: PracticeServer, n: int) -> dict[str, object]:
+def one_run(stage: Stage, n: int) -> dict[str, object]:
     """Reload the page, wait for its board, run the tool once; its timings and wall time."""
-    stage.browser.open(server.url)
+    browser, server = stage.browser, stage.server
+    browser.open(server.url)
     server.wait_for(lambda s: s.reports > 0 and not s.queens, timeout=20)
     stage.wait_for_board(n)
+    command, env = stage.command()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--json", *stage.args],
-                          capture_output=True, text=True, timeout=60, env=stage.env)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     wall = time.perf_counter() - start
     solved = server.wait_for(solved=True, timeout=5).solved
     data = json.loads(done.stdout) if done.stdout.strip() else {}
@@ -101,17 +129,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--size", type=int, default=11)
-    parser.add_argument("--desktop", choices=("x11", "gnome"), default="x11")
+    parser.add_argument("--desktop", choices=("x11", "sway", "gnome"), default="x11",
+                        help="x11: Chromium on Xvfb (default); sway, gnome: native Chromium on a headless "
+                        "sway or mutter")
+    parser.add_argument("--refresh", type=int, default=240, metavar="HZ",
+                        help="--desktop sway: the headless output's refresh rate (a grab waits for a frame; "
+                        "a real screen is 60-144 Hz)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     puzzle = generate_puzzle(args.size, rng=random.Random(args.size))
     compile_packages()
-    runs = []
-    with stage_for(args.desktop) as stage, PracticeServer(puzzle) as server:
-        for _ in range(args.runs):
-            runs.append(one_run(stage, server, args.size))
+    with stage_for(args.desktop, puzzle, args.refresh) as stage:
+        runs = [one_run(stage, args.size) for _ in range(args.runs)]
     stages = {name: statistics.median(r["timings"].get(name, 0.0) for r in runs) * 1000 for name in STAGES}
     summary = {
+        "desktop": args.desktop,
         "runs": len(runs),
         "page_solved": sum(bool(r["page_solved"]) for r in runs),
         "exit_0": sum(r["exit"] == 0 for r in runs),
@@ -124,8 +156,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"{args.size}x{args.size} practice page on {args.desktop}, {len(runs)} fresh processes: "
-          f"page solved "
+    print(f"{args.size}x{args.size} practice page ({args.desktop}), {len(runs)} fresh processes: page solved "
           f"{summary['page_solved']}/{len(runs)}, exit 0 {summary['exit_0']}/{len(runs)}")
     print("| stage | median ms |\n|---|---|")
     for name, ms in stages.items():

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from conftest import require_tool
 from live import _open_until_it_reports
 
-from autosolve.browser import Chromium
-from autosolve.mutter import CHROMIUM_WAYLAND, HeadlessMutter, missing_programs, wait_for_board_on_gnome
+from autosolve.browser import CHROMIUM_WAYLAND, Chromium
+from autosolve.mutter import HeadlessMutter, missing_programs, wait_for_board_on_gnome
 from autosolve.practice.server import PracticeServer
 from capture.models import Frame
 from solver.puzzle import Puzzle
@@ -40,7 +40,7 @@ def gnome_stage() -> Iterator[GnomeStage]:
     missing = missing_programs()
     require_tool(not missing, " ".join(missing))
     with HeadlessMutter() as mutter:
-        chromium = Chromium("", extra_args=CHROMIUM_WAYLAND, env=mutter.env)
+        chromium = Chromium("", extra_args=CHROMIUM_WAYLAND, environment=mutter.env)
         chromium.start("about:blank")
         try:
             yield GnomeStage(mutter, chromium)

@@ -1,5 +1,6 @@
-"""The desktop seam: `open_desktop` picks X11 unless told otherwise or on a Wayland session, and a
-desktop not implemented yet is one line that names it and what works today."""
+"""The desktop seam: `open_desktop` picks X11 unless told otherwise or on a Wayland session (sway:
+the wlroots desktop, tests/test_e2e_sway.py drives it live), and a desktop not implemented yet is
+one line that names it and what works today."""
 
 from __future__ import annotations
 
@@ -40,16 +41,7 @@ def test_auto_on_a_wayland_session_names_the_compositor_and_what_works(env, name
     with pytest.raises(UnsupportedDesktopError) as raised:
         choose_desktop(None, "auto", env)
     message = str(raised.value)
-    assert f"Wayland session ({named})" in message and "X11 session" in message
-    assert "\n" not in message
-
-
-@pytest.mark.parametrize("desktop", ["wlroots"])
-def test_a_desktop_not_implemented_yet_is_refused_naming_it_and_what_works(desktop):
-    with pytest.raises(UnsupportedDesktopError) as raised:
-        choose_desktop(None, desktop, X11_SESSION)
-    message = str(raised.value)
-    assert f"--desktop {desktop} is not supported yet" in message and "X11" in message
+    assert f"Wayland session ({named}" in message and "X11 session" in message and "sway" in message
     assert "\n" not in message
 
 
@@ -60,15 +52,24 @@ def test_open_desktop_gives_the_x11_desktop_by_default(xvfb):
         assert session.pointer().on_screen
 
 
-@pytest.mark.parametrize("command", [["run", "--desktop", "wlroots"], ["hint", "--desktop", "wlroots"],
-                                     ["run", "--dry-run", "--desktop", "wlroots"]])
-def test_cli_with_a_desktop_not_implemented_exits_2_with_one_line(command):
-    done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=dict(os.environ),
+def test_wlroots_can_be_forced_in_a_sway_session():
+    assert choose_desktop(None, "wlroots", {**SWAY, "SWAYSOCK": "/run/sway-ipc.sock"}) == "wlroots"
+
+
+def test_wlroots_forced_where_there_is_no_sway_session_says_what_to_do():
+    with pytest.raises(UnsupportedDesktopError) as raised:
+        choose_desktop(None, "wlroots", X11_SESSION)
+    message = str(raised.value)
+    assert "needs a sway session" in message and "demo --desktop sway" in message
+    assert "\n" not in message
+
+
+def test_cli_with_wlroots_outside_sway_exits_2_with_one_line():
+    env = {k: v for k, v in os.environ.items() if k not in ("SWAYSOCK", "WAYLAND_DISPLAY")}
+    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "wlroots"], env=env,
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert f"--desktop {command[-1]} is not supported yet" in done.stderr
+    assert done.returncode == 2 and "needs a sway session" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
-    assert done.stdout == ""
 
 
 def test_cli_with_an_unknown_desktop_exits_2_with_one_line():

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: 
 # Boards the screen reader reads (vision.lattice's MIN_N..MAX_N), kept here so that a bad
 # --size fails before OpenCV, Xvfb and Chromium start.
 MIN_N, MAX_N = 4, 30
-DEMO_DESKTOPS = ("x11", "gnome")
+DEMO_DESKTOPS = ("x11", "sway", "gnome")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="leave the page and browser up until Ctrl-C")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--desktop", choices=DEMO_DESKTOPS, default="x11",
-                        help="the desktop to solve on: x11 (Xvfb when there is no display) or gnome "
-                        "(a headless mutter when this is no GNOME session)")
+                        help="the desktop to play on, started headless when there is none of its kind "
+                        "(default x11: Xvfb; sway: a headless sway, root only; gnome: a headless mutter)")
     parser.set_defaults(func=main)
 
 

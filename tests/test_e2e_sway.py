@@ -1,0 +1,334 @@
+"""End to end on Wayland: the practice page in real browsers on a headless sway (tests/wayland.py:
+sway as nobody in its own namespaces), solved by `queens-autosolve run` through the wlroots desktop
+(screencopy grabs, virtual-pointer clicks). Every test asserts what the page itself reports, the
+exit status and the message.
+
+One sway and one native Chromium serve the module; Firefox, the XWayland Chromium and the
+covering window start where a test needs them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import require_tool
+from desktops import FIREFOX_NAMES
+from live import wait_until
+from PIL import Image
+from wayland import (
+    WaylandFirefox,
+    native_chromium,
+    page_in,
+    require_sway,
+    run_cli,
+    served,
+    session_env,
+    settle,
+    start_cli,
+    wait_for_title,
+    xmessage,
+    xwayland_chromium,
+)
+
+from autosolve.browser import wait_for_board
+from autosolve.practice.server import PageState
+from autosolve.sway import Sway
+from capture.geometry import Rect
+from capture.models import FrameSource
+from capture.wlroots import WlrootsDesktop
+from solver.generate import generate_puzzle
+from solver.puzzle import Puzzle
+from solver.search import search
+
+pytestmark = pytest.mark.e2e
+
+
+def puzzle_of(n: int, seed: int) -> Puzzle:
+    return generate_puzzle(n, rng=random.Random(7000 + 10 * n + seed))
+
+
+@pytest.fixture(scope="module")
+def sway():
+    require_sway()
+    with Sway() as stage:
+        yield stage
+
+
+@pytest.fixture(scope="module")
+def chromium(sway):
+    browser = native_chromium(sway).start("about:blank")
+    try:
+        yield browser
+    finally:
+        browser.stop()
+
+
+def assert_solved(state: PageState, puzzle: Puzzle) -> None:
+    assert state.solved and state.page_solved, f"page reports {state.states}"
+    assert set(state.queens) == set(search(puzzle).solution.queens)
+
+
+def assert_one_line(err: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def board_of(sway: Sway):
+    """The board's box on screen, as the job reads it."""
+    from autosolve import pipeline
+
+    with WlrootsDesktop(sway.env) as desktop:
+        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
+        return pipeline.board_on_screen(frame, pipeline.read(frame))
+
+
+def test_a_grab_is_pixel_identical_to_grims(sway, chromium):
+    """Screencopy as the wlroots desktop speaks it (the protocol written out in capture/protocols/,
+    its buffer read as B G R X) gives the very pixels grim does, of a region away from the board
+    (where the pointer may rest)."""
+    require_tool(shutil.which("grim") is not None, "grim")
+    puzzle = puzzle_of(7, 12)
+    region = Rect(10, 10, 300, 160)
+    with page_in(sway, chromium, puzzle):
+        with WlrootsDesktop(sway.env) as desktop:
+            ours = desktop.grab(region, source=FrameSource.SCREEN).rgb
+        geometry = f"{region.left},{region.top} {region.width}x{region.height}"
+        ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
+                             capture_output=True, timeout=10, check=True).stdout
+    theirs = np.asarray(Image.open(io.BytesIO(ppm)).convert("RGB"))
+    assert ours.shape == theirs.shape == (160, 300, 3)
+    assert np.array_equal(ours, theirs), f"{np.count_nonzero((ours != theirs).any(axis=2))} pixels differ"
+    assert len(np.unique(ours.reshape(-1, 3), axis=0)) > 1  # the page, not a blank
+
+
+def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromium):
+    puzzle = puzzle_of(11, 0)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        done = run_cli(sway)  # --desktop auto: SWAYSOCK and the globals say wlroots
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+    assert state.moves == 2 * 11  # empty board: two clicks per queen, none lost
+    assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
+
+
+def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
+    puzzle = puzzle_of(7, 13)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        done = subprocess.run([sys.executable, "-m", "autosolve", "hint", "--apply"], env=session_env(sway),
+                              capture_output=True, text=True, timeout=60)
+        state = server.wait_for(lambda s: s.moves > 0, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = re.search(r"applied: (\d+) click\(s\); the board shows the step", done.stdout)
+    assert made and state.moves == int(made.group(1)), done.stdout
+    assert not state.solved and set(state.queens) <= set(search(puzzle).solution.queens)
+
+
+def test_the_win_dialog_after_the_last_click_is_reported_solved(sway, chromium):
+    puzzle = puzzle_of(9, 1)
+    with page_in(sway, chromium, puzzle, win_screen="dialog", win_delay_ms=0) as server:
+        done = run_cli(sway, "--desktop", "wlroots")
+        state = server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+    assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
+
+
+def test_a_window_moved_and_resized_is_solved_where_it_now_is(sway, chromium):
+    puzzle = puzzle_of(9, 2)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        sway.swaymsg("[app_id=chromium]", "resize", "set", "1000", "900")
+        sway.swaymsg("[app_id=chromium]", "move", "position", "500", "120")
+        try:
+            with WlrootsDesktop(sway.env) as desktop:
+                wait_until(lambda: desktop.find_window().rect.left == 500, what="the window moved")
+                assert desktop.find_window().rect.width == 1000
+            wait_for_board("", puzzle.n, chromium=chromium, wayland=sway.env)
+            done = run_cli(sway)
+            state = server.wait_for(solved=True, timeout=5)
+        finally:
+            sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_a_window_over_the_board_is_refused_and_named(sway, chromium):
+    puzzle = puzzle_of(9, 3)
+    with page_in(sway, chromium, puzzle) as server:
+        board = board_of(sway)
+        middle = (board.left + board.width // 3, board.top + board.height // 3)
+        with xmessage(sway, "Notes", at=middle):
+            settle()
+            done = run_cli(sway)
+            moves = server.state().moves
+    assert moves == 0, "a click was made on a covered board"
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "'Notes'" in done.stderr and "nothing was clicked" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
+
+
+def test_a_board_cut_off_by_the_screen_edge_is_refused(sway, chromium):
+    puzzle = puzzle_of(9, 4)
+    with page_in(sway, chromium, puzzle) as server:
+        board = board_of(sway)
+        down = 1080 - board.top - board.height // 2  # the bottom half of the board off the screen
+        sway.swaymsg("[app_id=chromium]", "move", "position", "0", str(down))
+        try:
+            settle()
+            done = run_cli(sway)
+            moves = server.state().moves
+        finally:
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert moves == 0
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "screen" in done.stderr and "nothing was clicked" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
+
+
+def test_a_board_the_window_cuts_off_is_refused_and_scroll_brings_it_in(sway, chromium):
+    """At 150% zoom a 9x9 board runs past the bottom of the window: refused without a click,
+    then --scroll turns the wheel (the virtual pointer's axis) until it shows, and solves it."""
+    puzzle = puzzle_of(9, 9)
+    with page_in(sway, chromium, puzzle, whole_board=False, zoom=1.5, win_screen="none") as server:
+        cut = run_cli(sway)
+        moves = server.state().moves
+        done = run_cli(sway, "--scroll")
+        state = server.wait_for(solved=True, timeout=5)
+    assert cut.returncode == 2 and "bottom" in cut.stderr and moves == 0, cut.stderr
+    assert_one_line(cut.stderr)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_the_user_taking_the_focus_elsewhere_stops_the_clicks(sway, chromium):
+    """What Wayland lets a client see of the user taking over: the focus going to another window
+    (a click or a keyboard switch there). A bare pointer motion is invisible (README)."""
+    puzzle = puzzle_of(9, 5)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server, \
+            xmessage(sway, "Elsewhere", at=(1300, 700)):
+        sway.swaymsg("[app_id=chromium]", "focus")
+        tool = start_cli(sway, "--delay", "0.15")
+        server.wait_for(lambda state: state.moves > 0, timeout=20)  # the clicks have begun
+        sway.swaymsg('[title="^Elsewhere$"]', "focus")  # as a user's click there would
+        out, err = tool.communicate(timeout=30)
+        made = re.search(r"stopped after (\d+) of 18 clicks", err)
+        assert tool.returncode == 2 and made, out + err
+        state = server.wait_for(lambda s: s.moves == int(made.group(1)), timeout=5)
+    assert "another window took the focus" in err and "left the mouse to you" in err, err
+    assert_one_line(err)
+    assert not state.solved and 0 < state.moves < 18, state.states
+
+
+def test_a_window_moved_while_the_tool_clicks_gets_no_more_clicks(sway, chromium):
+    """The guard between clicks on Wayland: the board's pixels grabbed before every cell show the
+    window gone from under them, and sway's tree says where it went."""
+    puzzle = puzzle_of(9, 11)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        tool = start_cli(sway, "--delay", "0.15")
+        try:
+            server.wait_for(lambda state: state.moves >= 4, timeout=20)
+            sway.swaymsg("[app_id=chromium]", "move", "position", "60", "90")
+            out, err = tool.communicate(timeout=30)
+            made = re.search(r"stopped after (\d+) of 18 clicks", err)
+            assert tool.returncode == 2 and made, out + err
+            state = server.wait_for(lambda s: s.moves == int(made.group(1)), timeout=5)
+        finally:
+            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    assert "moved" in err and "nothing more was clicked" in err, err
+    assert_one_line(err)
+    assert not state.solved and 4 <= state.moves < 18, state.states
+
+
+@pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])
+def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
+    puzzle = puzzle_of(n, 6)
+    with page_in(sway, chromium, puzzle, zoom=zoom, win_screen="none") as server:
+        done = run_cli(sway)
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_chromium_on_xwayland_is_solved_through_the_wayland_desktop(sway, chromium):
+    """An X11 window in the Wayland session: grabbed and clicked through the compositor (an X11
+    grab of it would ignore what covers it), listed from sway's tree (shell xwayland)."""
+    puzzle = puzzle_of(10, 7)
+    x11 = xwayland_chromium(sway)
+    chromium.open("about:blank")
+    try:
+        with page_in(sway, x11, puzzle, win_screen="none") as server:
+            with WlrootsDesktop(sway.env) as desktop:
+                window = desktop.find_window()
+            assert window.wm_class and "chromium" in window.wm_class[0].lower(), window
+            done = run_cli(sway)
+            state = server.wait_for(solved=True, timeout=5)
+    finally:
+        x11.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_the_x11_path_is_refused_on_sways_xwayland(sway, chromium):
+    """--desktop x11 inside the Wayland session, on its XWayland (where X11 grabs and clicks lie
+    about what covers a window): one line, exit 2, nothing clicked."""
+    puzzle = puzzle_of(7, 10)
+    x11 = xwayland_chromium(sway)
+    chromium.open("about:blank")
+    try:
+        with page_in(sway, x11, puzzle) as server:
+            env = {**session_env(sway), "DISPLAY": sway.x_display()}
+            command = [*sway.enter(), sys.executable, "-m", "autosolve", "run", "--desktop", "x11"]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+            moves = server.state().moves
+    finally:
+        x11.stop()
+    assert done.returncode == 2 and moves == 0, done.stdout + done.stderr
+    assert "XWayland" in done.stderr and "without --desktop x11" in done.stderr, done.stderr
+    assert_one_line(done.stderr)
+
+
+def test_native_firefox_is_solved(sway, chromium):
+    require_tool(any(shutil.which(name) for name in FIREFOX_NAMES), "Firefox")
+    puzzle = puzzle_of(9, 8)
+    firefox = WaylandFirefox("")
+    try:
+        with served(sway, puzzle, win_screen="none") as server:
+            firefox.start_in(sway, server.url)
+            server.wait_for(lambda state: state.reports > 0, timeout=40)
+            wait_for_title(sway, "Mozilla Firefox")
+            wait_for_board("", puzzle.n, title="Queens", chromium=firefox, wayland=sway.env, timeout=30)
+            done = run_cli(sway, "--window", "Mozilla Firefox")
+            state = server.wait_for(solved=True, timeout=5)
+    finally:
+        firefox.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_demo_on_sway_reports_solved(sway):
+    """`demo --desktop sway` inside this sway session: the page's own verdict in --json."""
+    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "7",
+                           "--json"], env=session_env(sway), capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcome = json.loads(done.stdout)
+    assert outcome["solved"] is True and outcome["display"] == sway.wayland_display
+
+
+def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
+    require_sway()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "6",
+                           "--json"], env=env, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcome = json.loads(done.stdout)
+    assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
+    assert outcome["display"].startswith("/run/queens-sway-"), outcome
