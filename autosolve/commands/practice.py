@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # Choices and ranges are checked by PageOptions, so a bad value is one line and exit 2.
     page.add_argument("--win-screen", default="dialog", metavar="KIND",
                       help="after a solve: dialog (a results card over the board, as on the real "
-                      "page; default), replace (a results card instead of the board), none")
+                      "page; default), card (LinkedIn's dialog over a big board: no backdrop, its edges "
+                      "through rows and columns), replace (a results card instead of the board), none")
     page.add_argument("--win-delay-ms", type=int, default=0, metavar="MS",
                       help="show the win screen this long after the solve (default 0)")
     page.add_argument("--drop-gap-ms", type=int, default=0, metavar="MS",

@@ -107,7 +107,7 @@ class PageState:
         return data
 
 
-WIN_SCREENS = ("dialog", "replace", "none")
+WIN_SCREENS = ("dialog", "card", "replace", "none")
 INPUT_MODES = ("pointer", "click")
 ZOOM_RANGE = (0.5, 2.0)
 _MAX_DELAY_MS = 60_000
@@ -119,8 +119,12 @@ class PageOptions:
 
     - `win_screen`: what a solve brings up, as on the real page: ``"dialog"`` a results card
       over the board (dimmed backdrop, a close button brings the solved board back),
+      ``"card"`` LinkedIn's win dialog over a big board: a results card over the middle of the
+      board with no backdrop, its edges through rows and columns (the cells they cut are partly
+      covered, the rest of the board shows as it is),
       ``"replace"`` a results card in place of the board, ``"none"`` only the banner. It comes
-      when a press solves the board, `win_delay_ms` after it (the real page animates first),
+      when a press solves the board, `win_delay_ms` after it (the real page animates first; 0:
+      in the same paint as the solving press, so the solved board never shows without it),
       not when the page loads with a solved board.
     - `drop_gap_ms`: a busy page: a press less than this many ms after the last accepted one is
       ignored (and counted in `PageState.dropped`).

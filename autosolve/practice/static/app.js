@@ -381,6 +381,7 @@ class WinScreen {
 
   schedule() {
     if (this.kind === "none" || this.timer !== null) return;
+    if (this.delay <= 0) { this.show(); return; } // in the same paint as the solving press
     this.timer = setTimeout(() => { this.timer = null; this.show(); }, this.delay);
   }
 
@@ -400,9 +401,26 @@ class WinScreen {
     if (shown === this.shown) return;
     this.shown = shown;
     this.el.hidden = !shown;
+    if (shown && this.kind === "card") this.placeCard();
     this.backdrop.hidden = !(shown && this.kind === "dialog");
     this.game.boardEl.classList.toggle("replaced", shown && this.kind === "replace");
     this.game.reporter.send();
+  }
+
+  /** "card": LinkedIn's win dialog over a big board. Its edges run through the middle of a row
+   * (about 30% down and 25% up) and of a column (10% in from each side), so the cells along them
+   * are partly covered, as on the real page at a second round or 50-67% zoom. */
+  placeCard() {
+    const n = this.game.model.n, cells = this.game.cellEls;
+    const at = (r, c) => cells[r * n + c];
+    const pitch = at(0, 0).offsetHeight;
+    const top = at(Math.round(n * 0.3), 0).offsetTop + 0.45 * pitch;
+    const bottom = at(n - 1 - Math.round(n * 0.25), 0).offsetTop + 0.55 * pitch;
+    const left = at(0, Math.round(n * 0.1)).offsetLeft + 0.5 * pitch;
+    const right = at(0, n - 1 - Math.round(n * 0.1)).offsetLeft + 0.5 * pitch;
+    Object.assign(this.el.style, {
+      top: `${top}px`, left: `${left}px`, width: `${right - left}px`, height: `${bottom - top}px`,
+    });
   }
 }
 
