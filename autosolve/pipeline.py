@@ -40,6 +40,7 @@ from autosolve.onscreen import (
 )
 from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
     STAGES,
+    AlreadyWon,
     Options,
     Outcome,
     Round,
@@ -64,6 +65,7 @@ from solver.puzzle import Solution
 from solver.search import search
 from vision import BoardReading
 from vision.recheck import Recheck, lattice_at, recheck_board
+from vision.winscreen import shows_a_won_board
 
 COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
 PARK_GAP = 12  # px between the board and where the pointer is parked while the board is read
@@ -271,8 +273,14 @@ def _run_live(
         with watch.stage("find window"):
             window = find_window(desktop, source.window, options.any_window)
     found_at = time.perf_counter()
-    frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
-                                   watch=watch)
+    try:
+        frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
+                                       watch=watch)
+    except BoardNotVisibleError:
+        refuse_if_won(grab(desktop, window))
+        raise
+    if not reading.is_certain:
+        refuse_if_won(frame)
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
@@ -284,6 +292,13 @@ def _run_live(
     check_solvable(solved, any_solution=options.any_solution, offer_any=True)
     session = Session(desktop, frame, reading, solved, target, options, watch)
     return _click_in_rounds(session, found_at)
+
+
+def refuse_if_won(frame: Frame) -> None:
+    """AlreadyWon when `frame`, where no whole board could be read for sure, shows the page's
+    win screen over a board it has judged solved (vision.winscreen)."""
+    if shows_a_won_board(frame.rgb):
+        raise AlreadyWon(f"the window {frame.window.title!r}" if frame.window else "the screen")
 
 
 def first_reading(

@@ -63,3 +63,23 @@ def test_the_win_dialog_over_a_big_board_at_the_check_is_solved_within_a_second(
     result = json.loads(done.stdout)
     assert result["message"] == "solved (the page shows its win screen)", result
     assert len(result["rounds"]) == 1 and result["timings"]["verify"] < 1.0, result
+
+
+@pytest.mark.parametrize("name", BROWSERS)
+@pytest.mark.parametrize("args", [(), ("--dry-run",)])
+def test_already_solved_with_the_win_dialog_up_is_exit_0_and_nothing_clicked(request, name, args):
+    """Item 8: the board solved and the page's win dialog still up (a second run after a win).
+    Before: "shows a board whose regions cannot be read ... set the page zoom to 100%", exit 2."""
+    browser, display = display_of(request, name)
+    puzzle = puzzle_of(15, 2)
+    with practice_page(browser, puzzle, win_screen="card") as server:
+        first = run_tool(display)
+        won = server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
+        again = run_tool(display, *args)
+        state = server.state()
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert_page_solved(state, puzzle)
+    assert state.moves == won.moves  # nothing was clicked
+    assert again.returncode == 0, again.stdout + again.stderr
+    line = again.stdout.strip()
+    assert line.startswith("already solved:") and "win screen" in line and line.endswith("nothing was clicked")

@@ -25,6 +25,7 @@ from render import (
     cell_centres,
     cell_spans,
     hex_rgb,
+    lay_card,
     line_widths,
     margin_of,
     render_board,
@@ -471,26 +472,6 @@ def test_detect_errors_are_one_line_and_status_2(tmp_path, capsys):
         assert main(["detect", str(target)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
-
-
-def lay_card(image: np.ndarray, spans: tuple[np.ndarray, np.ndarray], rows: tuple[float, float],
-             columns: tuple[float, float]) -> tuple[np.ndarray, set[tuple[int, int]]]:
-    """`image` with a white results card over it, a grey outline and a shadow under it, its edges
-    at fractional `rows` and `columns` (row 4.5: halfway down row 4), as LinkedIn's win dialog
-    over a big board; and the cells the card (not its shadow) reaches."""
-    lo, hi = spans
-    pitch = lo[1] - lo[0]
-    top, bottom = (int(lo[0] + r * pitch) for r in rows)
-    left, right = (int(lo[0] + c * pitch) for c in columns)
-    out = image.copy()
-    shadow = out[top + 3:bottom + 6, left - 2:right + 3].astype(float)
-    out[top + 3:bottom + 6, left - 2:right + 3] = (shadow * 0.8).astype(np.uint8)
-    out[top:bottom, left:right] = (200, 200, 200)
-    out[top + 1:bottom - 1, left + 1:right - 1] = 255
-    n = len(lo)
-    reached = {(r, c) for r in range(n) for c in range(n)
-               if lo[r] < bottom and hi[r] > top and lo[c] < right and hi[c] > left}
-    return out, reached
 
 
 @pytest.mark.parametrize("n, cell, seed", [(14, 30, 1), (15, 24, 1), (15, 36, 1), (16, 26, 3), (18, 24, 1)])
