@@ -321,10 +321,15 @@ def first_reading(
         with watch.stage("read"):
             reading = read(frame)
     except BoardNotVisibleError as exc:
-        if not (scroll and window is not None):
+        if park and window is not None and _over(window, home):
+            # the pointer's hover and tooltip over a big board can make it unreadable: read it
+            # again with the pointer at the window's edge, before blaming anything else
+            frame, reading = _read_with_the_pointer_away(desktop, window, frame, home, watch, scroll)
+        elif not (scroll and window is not None):
             raise blame_window_over(desktop, window, exc) from None
-        with watch.stage("scroll"):
-            frame, reading = scroll_into_view(desktop, window)
+        else:
+            with watch.stage("scroll"):
+                frame, reading = scroll_into_view(desktop, window)
     if window is not None and not reading.is_certain:
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
@@ -343,6 +348,32 @@ def first_reading(
     with watch.stage("read"):
         reading = read(frame)
     return frame, reading
+
+
+def _over(window: WindowRecord, pointer: Pointer) -> bool:
+    return pointer.on_screen and window.rect.contains(pointer.x, pointer.y)
+
+
+def _read_with_the_pointer_away(
+    desktop: DesktopSession, window: WindowRecord, frame: Frame, pointer: Pointer, watch: Stopwatch,
+    scroll: bool,
+) -> tuple[Frame, BoardReading]:
+    """No board could be read with the pointer over the window: read again once it rests
+    at the window's left edge and the page has repainted where it was (`first_reading` then
+    parks it beside the board, as ever, if the edge is on it)."""
+    rect = window.rect
+    desktop.move_pointer(rect.left + PARK_GAP // 2, pointer.y)
+    with watch.stage("grab"):
+        frame = after_the_pointer_left(desktop, window, frame, Rect.around(
+            pointer.x - 60, pointer.y - 120, 120, 160))  # a cell or two of a big board, its tooltip
+    try:
+        with watch.stage("read"):
+            return frame, read(frame)
+    except BoardNotVisibleError as again:
+        if not scroll:
+            raise blame_window_over(desktop, window, again) from None
+    with watch.stage("scroll"):
+        return scroll_into_view(desktop, window)
 
 
 def _window_showing(
