@@ -276,8 +276,12 @@ def _run_live(
     try:
         frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
                                        watch=watch)
-    except BoardNotVisibleError:
-        refuse_if_won(grab(desktop, window))
+    except BoardNotVisibleError as exc:
+        try:
+            now = grab(desktop, window)
+        except QueensError:
+            raise exc from None  # the window has gone meanwhile: the first cause stands
+        refuse_if_won(now)
         raise
     if not reading.is_certain:
         refuse_if_won(frame)

@@ -7,6 +7,7 @@
 - Region letters in the cells (item 7, `letters`): refused naming them, nothing clicked.
 - Strict click handling (item 4, `strict_clicks`): a press acts only when its cell still shows at
   pointerup what its pointerdown saw.
+- `hint --apply` to the end on 17x17 and 18x18 boards (item 3's coach runs).
 - The conditions together: the pointer left on the board with its tooltip, strict clicks and
   the win dialog; letters with the pointer on the board.
 
@@ -26,7 +27,10 @@ import pytest
 from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from autosolve.browser import Browser
+from autosolve.coach import hint
+from autosolve.pipeline import Source
 from autosolve.practice.server import PageState
+from solver.coach import hint_sequence
 from solver.generate import generate_puzzle
 from solver.puzzle import Puzzle
 from solver.search import search
@@ -131,3 +135,27 @@ def test_letters_with_the_pointer_on_the_board_are_refused_and_the_pointer_put_b
     assert done.returncode == 2 and done.state.moves == 0, done.stderr
     assert "letters in the cells" in done.stderr and "nothing was clicked" in done.stderr
     assert done.pointer_after == done.pointer_before
+
+
+@pytest.mark.parametrize(("n", "zoom"), [(17, 1.0), (18, 1.0), (17, 0.67)])
+def test_hint_apply_step_by_step_to_the_end_on_a_big_board(browser, xvfb, n, zoom):
+    """Item 3's coach runs: `hint --apply` stopped after 1-3 steps on a 17x17 and an 18x18 board
+    (the real page's X marks at about 24 px cells). On the practice page, at 33-35 px cells and at
+    67% zoom (23 px), every step is made and the page reports solved."""
+    puzzle = generate_puzzle(n, rng=random.Random(9000 + n))
+    made = 0
+    with practice_page(browser, puzzle, zoom=zoom, win_screen="none"):
+        while made < 4 * n:
+            result = hint(Source(display=xvfb.display), apply=True)
+            assert not result.advice.mistakes, result.advice.lines()
+            if result.applied is None:  # the coach sees every queen in place
+                assert result.advice.lines() == ["solved: every queen is in place"], result.advice.lines()
+                break
+            assert result.applied.shown and result.applied.clicks > 0, result.applied.missing
+            made += 1
+        # the page's own state, asked in the page: its reports to the server stalled once on an
+        # 18x18 board (the server's copy stopped at 125 of 148 moves), which is not under test here
+        rows, solved = browser.evaluate("[queensGame.rows(), queensGame.solved]")  # type: ignore[misc]
+    queens = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "Q"}
+    assert solved and queens == set(search(puzzle).solution.queens)
+    assert made >= len(hint_sequence(puzzle))  # (the coach's first steps, then one at a time)
