@@ -76,6 +76,19 @@ def test_the_win_dialog_over_a_big_board_at_the_check_is_solved_within_a_second(
     assert len(result["rounds"]) == 1 and result["timings"]["verify"] < 1.0, result
 
 
+@pytest.mark.parametrize(("n", "zoom"), [(14, 0.5), (16, 0.67)])
+def test_the_win_dialog_over_a_big_board_at_small_zoom_is_solved(browser, xvfb, n, zoom):
+    puzzle = puzzle_of(n, 3)
+    with practice_page(browser, puzzle, win_screen="card", zoom=zoom) as server:
+        done = run_tool(xvfb.display, "--delay", "0.05", "--json")
+        state = server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
+    assert_page_solved(state, puzzle)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["message"] == "solved (the page shows its win screen)", result
+    assert len(result["rounds"]) == 1 and result["timings"]["verify"] < 1.0, result
+
+
 @pytest.mark.parametrize("name", BROWSERS)
 @pytest.mark.parametrize("args", [(), ("--dry-run",)])
 def test_already_solved_with_the_win_dialog_up_is_exit_0_and_nothing_clicked(request, name, args):
