@@ -40,6 +40,7 @@ from autosolve.onscreen import (
 )
 from autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
     STAGES,
+    AlreadyWon,
     Options,
     Outcome,
     Round,
@@ -64,6 +65,7 @@ from solver.puzzle import Solution
 from solver.search import search
 from vision import BoardReading
 from vision.recheck import Recheck, lattice_at, recheck_board
+from vision.winscreen import shows_a_won_board
 
 COUNT_LIMIT = 100  # solutions counted to tell the user how far from unique a puzzle is
 PARK_GAP = 12  # px between the board and where the pointer is parked while the board is read
@@ -271,8 +273,18 @@ def _run_live(
         with watch.stage("find window"):
             window = find_window(desktop, source.window, options.any_window)
     found_at = time.perf_counter()
-    frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
-                                   watch=watch)
+    try:
+        frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
+                                       watch=watch)
+    except BoardNotVisibleError as exc:
+        try:
+            now = grab(desktop, window)
+        except QueensError:
+            raise exc from None  # the window has gone meanwhile: the first cause stands
+        refuse_if_won(now)
+        raise
+    if not reading.is_certain:
+        refuse_if_won(frame)
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
@@ -284,6 +296,13 @@ def _run_live(
     check_solvable(solved, any_solution=options.any_solution, offer_any=True)
     session = Session(desktop, frame, reading, solved, target, options, watch)
     return _click_in_rounds(session, found_at)
+
+
+def refuse_if_won(frame: Frame) -> None:
+    """AlreadyWon when `frame`, where no whole board could be read for sure, shows the page's
+    win screen over a board it has judged solved (vision.winscreen)."""
+    if shows_a_won_board(frame.rgb):
+        raise AlreadyWon(f"the window {frame.window.title!r}" if frame.window else "the screen")
 
 
 def first_reading(
@@ -306,10 +325,15 @@ def first_reading(
         with watch.stage("read"):
             reading = read(frame)
     except BoardNotVisibleError as exc:
-        if not (scroll and window is not None):
+        if park and window is not None and _over(window, home):
+            # the pointer's hover and tooltip over a big board can make it unreadable: read it
+            # again with the pointer at the window's edge, before blaming anything else
+            frame, reading = _read_with_the_pointer_away(desktop, window, frame, home, watch, scroll)
+        elif not (scroll and window is not None):
             raise blame_window_over(desktop, window, exc) from None
-        with watch.stage("scroll"):
-            frame, reading = scroll_into_view(desktop, window)
+        else:
+            with watch.stage("scroll"):
+                frame, reading = scroll_into_view(desktop, window)
     if window is not None and not reading.is_certain:
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
@@ -328,6 +352,32 @@ def first_reading(
     with watch.stage("read"):
         reading = read(frame)
     return frame, reading
+
+
+def _over(window: WindowRecord, pointer: Pointer) -> bool:
+    return pointer.on_screen and window.rect.contains(pointer.x, pointer.y)
+
+
+def _read_with_the_pointer_away(
+    desktop: DesktopSession, window: WindowRecord, frame: Frame, pointer: Pointer, watch: Stopwatch,
+    scroll: bool,
+) -> tuple[Frame, BoardReading]:
+    """No board could be read with the pointer over the window: read again once it rests
+    at the window's left edge and the page has repainted where it was (`first_reading` then
+    parks it beside the board, as ever, if the edge is on it)."""
+    rect = window.rect
+    desktop.move_pointer(rect.left + PARK_GAP // 2, pointer.y)
+    with watch.stage("grab"):
+        frame = after_the_pointer_left(desktop, window, frame, Rect.around(
+            pointer.x - 60, pointer.y - 120, 120, 160))  # a cell or two of a big board, its tooltip
+    try:
+        with watch.stage("read"):
+            return frame, read(frame)
+    except BoardNotVisibleError as again:
+        if not scroll:
+            raise blame_window_over(desktop, window, again) from None
+    with watch.stage("scroll"):
+        return scroll_into_view(desktop, window)
 
 
 def _window_showing(

@@ -13,6 +13,7 @@ from pathlib import Path
 from actuator.clicker import Pace
 from actuator.plan import ClickPlan
 from capture import Frame
+from solver.errors import QueensError
 from solver.puzzle import Puzzle, Solution
 from vision import BoardReading
 
@@ -83,6 +84,16 @@ class Outcome(Enum):
     @property
     def solved(self) -> bool:
         return self in (Outcome.SOLVED, Outcome.WIN_SCREEN, Outcome.ALREADY_SOLVED)
+
+
+class AlreadyWon(QueensError):
+    """The page shows its win screen over a board it has judged solved (gold crowns placed by the
+    rules), where no whole board can be read: nothing to click, exit status 0."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"already solved: {where} shows its win screen over the solved board; nothing was clicked"
+        )
 
 
 @dataclass(frozen=True)

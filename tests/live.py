@@ -396,14 +396,17 @@ class Rested:
     pointer_after: tuple[int, int]
 
 
-def run_with_the_pointer_on_the_board(browser: Browser, display: str, puzzle: Puzzle) -> Rested:
-    """Show `puzzle` (hover tint and tooltip on), rest the pointer on the middle cell until its
-    tooltip is up, then run the tool as from a terminal."""
+def run_with_the_pointer_on_the_board(
+    browser: Browser, display: str, puzzle: Puzzle, **page_options: object
+) -> Rested:
+    """Show `puzzle` (hover tint and tooltip on, and `page_options`), rest the pointer on the
+    middle cell until its tooltip is up, then run the tool as from a terminal."""
     import json
 
     from autosolve import pipeline
 
-    with practice_page(browser, puzzle, tooltip_ms=TOOLTIP_MS) as server, Desktop(display) as desktop:
+    with (practice_page(browser, puzzle, tooltip_ms=TOOLTIP_MS, **page_options) as server,  # type: ignore[arg-type]
+          Desktop(display) as desktop):
         frame = pipeline.grab(desktop, desktop.find_window())
         reading = pipeline.read(frame)
         middle = reading.centres[puzzle.n // 2][puzzle.n // 2]

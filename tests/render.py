@@ -341,3 +341,23 @@ def draw_round_buttons(
         arm = max(2, diameter // 6)
         cv2.line(image, (x - arm, centre_y), (x + arm, centre_y), icon, max(1, diameter // 18), cv2.LINE_AA)
         cv2.line(image, (x, centre_y - arm), (x, centre_y + arm), icon, max(1, diameter // 18), cv2.LINE_AA)
+
+
+def lay_card(image: np.ndarray, spans: tuple[np.ndarray, np.ndarray], rows: tuple[float, float],
+             columns: tuple[float, float]) -> tuple[np.ndarray, set[tuple[int, int]]]:
+    """`image` with a white results card over it, a grey outline and a shadow under it, its edges
+    at fractional `rows` and `columns` (row 4.5: halfway down row 4), as LinkedIn's win dialog
+    over a big board; and the cells the card (not its shadow) reaches."""
+    lo, hi = spans
+    pitch = lo[1] - lo[0]
+    top, bottom = (int(lo[0] + r * pitch) for r in rows)
+    left, right = (int(lo[0] + c * pitch) for c in columns)
+    out = image.copy()
+    shadow = out[top + 3:bottom + 6, left - 2:right + 3].astype(float)
+    out[top + 3:bottom + 6, left - 2:right + 3] = (shadow * 0.8).astype(np.uint8)
+    out[top:bottom, left:right] = (200, 200, 200)
+    out[top + 1:bottom - 1, left + 1:right - 1] = 255
+    n = len(lo)
+    reached = {(r, c) for r in range(n) for c in range(n)
+               if lo[r] < bottom and hi[r] > top and lo[c] < right and hi[c] > left}
+    return out, reached

@@ -36,6 +36,8 @@ from autosolve.browser import Browser
 from autosolve.cli import main
 from autosolve.practice.server import PageOptions, PageState, PracticeServer
 from solver.errors import QueensError
+from solver.generate import generate_puzzle
+from solver.search import search
 
 EMPTY_FIVE = ["....."] * 5
 
@@ -66,13 +68,14 @@ def post(
 def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
     with PracticeServer(FIVE) as default, PracticeServer(
         FIVE, win_screen="replace", win_delay_ms=600, drop_gap_ms=80, busy_ms=40, thin_borders=True,
-        zoom=1.5, buttons=True, input_mode="click", tooltip_ms=500,
+        zoom=1.5, buttons=True, input_mode="click", tooltip_ms=500, letters=True, strict_clicks=True,
     ) as custom:
         assert default.puzzle_json()["options"] == PageOptions().to_json()
         assert PageOptions().win_screen == "dialog"  # as on the real page
         page = custom.render_index().decode()
     expected = {"win_screen": "replace", "win_delay_ms": 600, "drop_gap_ms": 80, "busy_ms": 40,
-                "thin_borders": True, "zoom": 1.5, "buttons": True, "input_mode": "click", "tooltip_ms": 500}
+                "thin_borders": True, "zoom": 1.5, "buttons": True, "input_mode": "click", "tooltip_ms": 500,
+                "letters": True, "strict_clicks": True}
     embedded = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0])
     assert embedded["options"] == expected
 
@@ -90,6 +93,8 @@ def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
         ("busy_ms", -5, "busy time -5"),
         ("tooltip_ms", -2, "tooltip delay -2"),
         ("thin_borders", "yes", "thin_borders 'yes'"),
+        ("letters", 1, "letters 1"),
+        ("strict_clicks", "on", "strict_clicks 'on'"),
     ],
 )
 def test_bad_options_are_refused_in_one_line(option, value, message):
@@ -372,3 +377,60 @@ def test_in_firefox_two_clicks_zero_ms_apart_leave_a_queen(bare_firefox, input_m
     both input modes, on a display with no window manager (see `bare_firefox`)."""
     state = double_click_then_press(bare_firefox, input_mode)
     assert state.moves == 3 and state.states[2][2] == "Q" and state.dropped == 0
+
+
+# --- issue 30: strict clicks, region letters, LinkedIn's win dialog over a big board ---------
+
+PRESS = """(() => {{
+  const cell = document.querySelector('#board .cell[data-index="{index}"]');
+  const init = {{bubbles: true, button: 0, pointerId: 1}};
+  const send = (type) => cell.dispatchEvent(new PointerEvent(type, init));
+  for (const type of {types}) send(type);
+  return true;
+}})()"""
+
+
+def send_pointer(browser: Browser, index: int, *types: str) -> None:
+    """Pointer events, in this order, on cell `index` (a page that does not check isTrusted)."""
+    browser.evaluate(PRESS.format(index=index, types=json.dumps(list(types))))
+
+
+def test_strict_clicks_drop_a_press_whose_cell_changed_between_its_pointerdown_and_pointerup(browser):
+    with practice_page(browser, FIVE, strict_clicks=True) as server:
+        send_pointer(browser, 12, "pointerdown", "pointerup", "pointerdown", "pointerup")  # in order
+        in_order = server.wait_for(lambda s: s.moves == 2, timeout=5)
+        send_pointer(browser, 0, "pointerdown", "pointerdown", "pointerup", "pointerup")  # interleaved
+        interleaved = server.wait_for(lambda s: s.dropped == 1, timeout=5)
+    assert in_order.states[2][2] == "Q" and in_order.dropped == 0
+    assert interleaved.states[0][0] == "x" and interleaved.moves == 3  # the pair's second press lost
+
+
+def test_letters_show_each_empty_cells_region_letter_and_a_mark_takes_its_place(browser):
+    with practice_page(browser, FIVE, letters=True, whole_board=False) as server:
+        shown = browser.evaluate("[...document.querySelectorAll('#board .letter')].map(e => "
+                                 "getComputedStyle(e).display === 'none' ? '' : e.textContent).join('')")
+        send_pointer(browser, 0, "pointerdown", "pointerup")
+        server.wait_for(lambda s: s.moves == 1, timeout=5)
+        after = browser.evaluate("getComputedStyle(document.querySelector('#board .letter')).display")
+    assert shown == "".join(chr(65 + region) for row in FIVE.regions for region in row)
+    assert after == "none"
+
+
+def test_the_card_win_dialog_has_its_edges_through_rows_and_columns_of_a_15x15_board(browser):
+    puzzle = generate_puzzle(15, rng=1)
+    answer = search(puzzle).solution.queens
+    with practice_page(browser, puzzle, win_screen="card") as server:
+        for r, c in answer:
+            send_pointer(browser, r * 15 + c, "pointerdown", "pointerup", "pointerdown", "pointerup")
+        server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
+        edges = browser.evaluate("""(() => {
+            const card = document.getElementById('win').getBoundingClientRect();
+            const cell = document.querySelector('#board .cell').getBoundingClientRect();
+            const backdrop = getComputedStyle(document.getElementById('backdrop')).display;
+            return [(card.top - cell.top) / cell.height, (card.bottom - cell.top) / cell.height,
+                    (card.left - cell.left) / cell.width, (card.right - cell.left) / cell.width, backdrop];
+        })()""")
+    top, bottom, left, right, backdrop = edges  # in cells from the board's first cell
+    for edge in (top, bottom, left, right):
+        assert 0.3 < edge % 1 < 0.7, edges  # through the middle of a row or column
+    assert 3 < top < bottom < 12 and 1 < left < right < 14 and backdrop == "none", edges

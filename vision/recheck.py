@@ -32,6 +32,13 @@ from vision.stats import median
 # exact (no JPEG) and the pointer is moved off the board before reading: a white dialog over
 # LinkedIn's light grey region is only 11 away. (Hover would darken a cell by 5-8.)
 COVERED_DELTA_E = 7.0
+# On the sides of a cell that face another region, the region border (black, on LinkedIn and the
+# practice page) reaches into the rim, blended with the cell's colour: there a point is covered
+# when it is farther than this (RGB) from every blend of black and the region's colour. Without
+# it, the edge of LinkedIn's win dialog through a row of a big board left cells whose only side
+# facing their own region showed, and the dialog's edge in them read as queens.
+COVER_OFF_BLEND = 40.0
+COVER_POINTS = 2  # points that far: a cover's edge runs along a side; a big crown's tip reaches one
 LIGHT_SPAN = 0.85  # the light part of a cell, as a share of the pitch (lines take the rest)
 
 
@@ -112,8 +119,18 @@ def _off_colour(
     colour_off = _far(cell_points(rgb, lattice), expected)
     has_rim = counted.any(axis=2)
     somewhere = np.where(has_rim, (rim_off & counted).any(axis=2), colour_off.any(axis=2))
+    somewhere |= (_off_border_blend(rim, expected) & rim_inside & ~counted).sum(axis=2) >= COVER_POINTS
     everywhere = np.where(has_rim, (rim_off | ~counted).all(axis=2), colour_off.all(axis=2))
     return somewhere, everywhere
+
+
+def _off_border_blend(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(n, n, points) bool: farther than COVER_OFF_BLEND from every blend k * colour (k in 0..1)
+    of black (a region border) and the cell's expected colour."""
+    colour = expected.astype(np.float64)[:, :, None, :]
+    k = (colours * colour).sum(axis=3) / np.maximum((colour * colour).sum(axis=3), 1.0)
+    blend = np.clip(k, 0.0, 1.0)[..., None] * colour
+    return np.linalg.norm(colours - blend, axis=3) > COVER_OFF_BLEND
 
 
 def _far(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:

@@ -418,8 +418,25 @@ def read_states(
     scores["crown"], scores["cross"] = shape_scores(rgb, lattice, background, states, mask)
     scores["rim"] = np.where(mask, 1.0, scores["rim"])  # stripes reach the edge (and are doubted)
     scores["dark"] = dark_cell_scores(background)
-    margins = tuple(_state_margin(what, score) for what, score in scores.items())
+    odd = (scores["crown"] < CONFIDENT) | (scores["cross"] < CONFIDENT)
+    letters: list[Margin] = []
+    if looks_lettered(odd, regions):
+        # one cause for all those doubts: name it, not each of them
+        lettered = min(float(scores.pop(what).min()) for what in ("crown", "cross", "shape"))
+        letters.append(Margin("letters", lettered, LETTERS.format(count=int(odd.sum()))))
+    margins = (*letters, *(_state_margin(what, score) for what, score in scores.items()))
     return StateReading(tuple(tuple(row) for row in states.tolist()), solved_look, margins)
+
+
+def looks_lettered(odd: np.ndarray, regions: tuple[tuple[int, ...], ...] | None) -> bool:
+    """Whether the marks that are neither an X nor a crown (`odd`, per cell) are letters over the
+    board: in more cells than a board has queens, and in most regions (a tooltip or a pointer
+    covers a few cells in one place)."""
+    n = odd.shape[0]
+    if regions is None or odd.sum() <= n:
+        return False
+    labels = np.asarray(regions)
+    return len(set(labels[odd].tolist())) * 2 > len(set(labels.ravel().tolist()))
 
 
 def dark_cell_scores(background: np.ndarray) -> np.ndarray:
@@ -441,6 +458,10 @@ def states_only(
     return tuple(tuple(row) for row in states.tolist())
 
 
+LETTERS = (
+    "{count} cells in most regions show marks that are neither an X nor a crown: letters in the "
+    "cells? (the page's option that prints region letters in them: turn it off and run again)"
+)
 STATE_DOUBTS = {
     "ink": "marks hard to read (faint or noisy ink) at {cells}",
     "shape": "marks hard to tell apart (X or crown) at {cells}",

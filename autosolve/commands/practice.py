@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # Choices and ranges are checked by PageOptions, so a bad value is one line and exit 2.
     page.add_argument("--win-screen", default="dialog", metavar="KIND",
                       help="after a solve: dialog (a results card over the board, as on the real "
-                      "page; default), replace (a results card instead of the board), none")
+                      "page; default), card (LinkedIn's dialog over a big board: no backdrop, its edges "
+                      "through rows and columns), replace (a results card instead of the board), none")
     page.add_argument("--win-delay-ms", type=int, default=0, metavar="MS",
                       help="show the win screen this long after the solve (default 0)")
     page.add_argument("--drop-gap-ms", type=int, default=0, metavar="MS",
@@ -63,6 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="a row of round cell-sized buttons right under the board")
     page.add_argument("--input-mode", default="pointer", metavar="MODE",
                       help="act on pointer down (pointer, default) or on the click event (click)")
+    page.add_argument("--letters", action="store_true",
+                      help="each empty cell shows its region's letter, as the real page's accessibility "
+                           "option does")
+    page.add_argument("--strict-clicks", action="store_true",
+                      help="a press acts at its pointerup, only when its cell still shows what its "
+                           "pointerdown saw: a pair sent too quickly loses its second press")
     parser.add_argument("--no-open", dest="open", action="store_false", help="do not open a browser")
     parser.set_defaults(func=run)
 
@@ -83,14 +90,16 @@ def run(args: argparse.Namespace) -> int:
     options = PageOptions(
         win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
         busy_ms=args.busy_ms, thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons,
-        input_mode=args.input_mode, tooltip_ms=args.tooltip_ms,
+        input_mode=args.input_mode, tooltip_ms=args.tooltip_ms, letters=args.letters,
+        strict_clicks=args.strict_clicks,
     )  # checked before a puzzle is generated, which can take a while
     puzzle = choose_puzzle(args)
     with PracticeServer(
         puzzle, port=args.port, dark=args.dark, win_screen=options.win_screen,
         win_delay_ms=options.win_delay_ms, drop_gap_ms=options.drop_gap_ms, busy_ms=options.busy_ms,
         thin_borders=options.thin_borders, zoom=options.zoom, buttons=options.buttons,
-        input_mode=options.input_mode, tooltip_ms=options.tooltip_ms,
+        input_mode=options.input_mode, tooltip_ms=options.tooltip_ms, letters=options.letters,
+        strict_clicks=options.strict_clicks,
     ) as server:
         name = puzzle.name or "puzzle"
         try:  # from the first line on: a Ctrl-C as soon as the address shows stops it cleanly

@@ -57,14 +57,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from autosolve.pipeline import Options, Source, run
+    from autosolve.pipeline import AlreadyWon, Options, Source, run
 
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display,
                     desktop=args.desktop)
     options = Options(dry_run=args.dry_run or args.image is not None, delay=args.delay,
                       verify=not args.no_verify, rounds=args.rounds, any_window=args.any_window,
                       scroll=args.scroll, any_solution=args.any_solution)
-    result = run(source, options)
+    try:
+        result = run(source, options)
+    except AlreadyWon as won:
+        answer = {"ok": True, "outcome": "already_solved", "message": str(won), "clicks": 0}
+        print(json.dumps(answer, indent=2) if args.json else str(won))
+        return 0
     print(json.dumps(result_json(result), indent=2) if args.json else "\n".join(report_lines(result)))
     return 0 if result.ok else 1
 

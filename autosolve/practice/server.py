@@ -107,7 +107,7 @@ class PageState:
         return data
 
 
-WIN_SCREENS = ("dialog", "replace", "none")
+WIN_SCREENS = ("dialog", "card", "replace", "none")
 INPUT_MODES = ("pointer", "click")
 ZOOM_RANGE = (0.5, 2.0)
 _MAX_DELAY_MS = 60_000
@@ -119,8 +119,12 @@ class PageOptions:
 
     - `win_screen`: what a solve brings up, as on the real page: ``"dialog"`` a results card
       over the board (dimmed backdrop, a close button brings the solved board back),
+      ``"card"`` LinkedIn's win dialog over a big board: a results card over the middle of the
+      board with no backdrop, its edges through rows and columns (the cells they cut are partly
+      covered, the rest of the board shows as it is),
       ``"replace"`` a results card in place of the board, ``"none"`` only the banner. It comes
-      when a press solves the board, `win_delay_ms` after it (the real page animates first),
+      when a press solves the board, `win_delay_ms` after it (the real page animates first; 0:
+      in the same paint as the solving press, so the solved board never shows without it),
       not when the page loads with a solved board.
     - `drop_gap_ms`: a busy page: a press less than this many ms after the last accepted one is
       ignored (and counted in `PageState.dropped`).
@@ -133,6 +137,11 @@ class PageOptions:
     - `tooltip_ms`: a pointer resting this long on a cell brings up a tooltip over the cells
       above it saying what a press makes of it ("Queen", "X", "Clear"), as the real page's
       does; 0: none. (The hovered cell is darkened on every page, as on the real one.)
+    - `letters`: each empty cell shows its region's letter (A, B, ...) in its middle, as the real
+      page's accessibility option does; a mark takes its place.
+    - `strict_clicks`: a press acts at its pointerup, and only when its cell still shows the state
+      its pointerdown saw: the second press of a pair whose pointerdown comes before the first's
+      pointerup is dropped (counted in `PageState.dropped`), as the real page seems to do.
     """
 
     win_screen: str = "dialog"
@@ -144,6 +153,8 @@ class PageOptions:
     buttons: bool = False
     input_mode: str = "pointer"
     tooltip_ms: int = 0
+    letters: bool = False
+    strict_clicks: bool = False
 
     def __post_init__(self) -> None:
         if self.win_screen not in WIN_SCREENS:
@@ -158,7 +169,7 @@ class PageOptions:
         zoom = self.zoom
         if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not low <= zoom <= high:
             raise QueensError(f"zoom {zoom!r}: use a number from {low:g} to {high:g} (1 is 100%)")
-        for name in ("thin_borders", "buttons"):
+        for name in ("thin_borders", "buttons", "letters", "strict_clicks"):
             if not isinstance(getattr(self, name), bool):
                 raise QueensError(f"{name} {getattr(self, name)!r}: use True or False")
 
@@ -275,13 +286,15 @@ class PracticeServer(LoopbackServer):
         buttons: bool = False,
         input_mode: str = "pointer",
         tooltip_ms: int = 0,
+        letters: bool = False,
+        strict_clicks: bool = False,
     ) -> None:
         self.puzzle = puzzle
         self.dark = dark
         self.options = PageOptions(
             win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms, busy_ms=busy_ms,
             thin_borders=thin_borders, zoom=zoom, buttons=buttons, input_mode=input_mode,
-            tooltip_ms=tooltip_ms,
+            tooltip_ms=tooltip_ms, letters=letters, strict_clicks=strict_clicks,
         )
         self.locked: tuple[Cell, ...] = tuple(sorted(set(puzzle.given if locked is None else locked)))
         for r, c in self.locked:

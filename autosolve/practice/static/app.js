@@ -113,6 +113,11 @@ function drawBoard(model, boardEl) {
       el.appendChild(document.createElement("i")).className = "xmark";
       el.appendChild(crownSvg("crown"));
       el.appendChild(document.createElement("i")).className = "disc";
+      if (model.letters) {  // the accessibility option: the region's letter in its empty cells
+        const letter = el.appendChild(document.createElement("span"));
+        letter.className = "letter";
+        letter.textContent = String.fromCharCode(65 + regionIds[r][c] % 26);
+      }
       boardEl.appendChild(el);
       cellEls.push(el);
     }
@@ -139,6 +144,7 @@ function makeModel(data) {
     regionIds: data.region_ids,
     colours: data.colours,
     thinBorders: Boolean(data.options && data.options.thin_borders),
+    letters: Boolean(data.options && data.options.letters),
   };
   model.units = unitsOf(model);
   return model;
@@ -149,7 +155,7 @@ function makeModel(data) {
 // The options as server.py's PageOptions defaults them (a page opened as a file has none).
 const DEFAULT_OPTIONS = {
   win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, busy_ms: 0, thin_borders: false, zoom: 1,
-  buttons: false, input_mode: "pointer", tooltip_ms: 0,
+  buttons: false, input_mode: "pointer", tooltip_ms: 0, letters: false, strict_clicks: false,
 };
 
 class Game {
@@ -166,6 +172,7 @@ class Game {
     this.frozenElapsed = undefined; // the time shown while solved (the clock stops)
     this.drag = null; // {group}: while a press that placed × is held, passing over empty cells marks them
     this.dropped = 0; // presses ignored because they came too soon after the last (drop_gap_ms)
+    this.pending = []; // strict_clicks: presses down, not yet up: [{cell, seen}], oldest first
     this.lastPressAt = -Infinity; // event time of the last press taken
     this.win = new WinScreen(this, this.options);
     this.reporter = new Reporter(this);
@@ -177,7 +184,10 @@ class Game {
 
   listen() {
     const board = this.boardEl;
-    if (this.options.input_mode === "click") {
+    if (this.options.strict_clicks) {
+      board.addEventListener("pointerdown", (e) => this.onStrictDown(e));
+      document.addEventListener("pointerup", (e) => this.onStrictUp(e));
+    } else if (this.options.input_mode === "click") {
       // Like a React onClick page: every click acts, its second of a double click included
       // (detail 2; the dblclick event that follows is not a press).
       board.addEventListener("click", (e) => { if (e.button === 0) this.pressAt(e.target, e.timeStamp); });
@@ -211,6 +221,31 @@ class Game {
         try { e.target.releasePointerCapture(e.pointerId); } catch (_) { /* not captured */ }
       }
     }
+  }
+
+  /** strict_clicks: a press is taken at pointerdown as what it sees of its cell (the committed
+   * state); presses wait in order for their pointerup. */
+  onStrictDown(e) {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const cell = e.target && e.target.closest ? e.target.closest(".cell") : null;
+    if (!cell || !this.boardEl.contains(cell)) return;
+    this.pending.push({ cell, seen: this.cells[Number(cell.dataset.index)] });
+  }
+
+  /** strict_clicks: at its pointerup a press acts only when its cell still shows the state its
+   * pointerdown saw; when another press has changed the cell meanwhile (a pair whose second
+   * pointerdown came before the first pointerup) it is dropped. */
+  onStrictUp(e) {
+    if (e.button !== 0) return;
+    const press = this.pending.shift();
+    if (!press) return;
+    if (this.cells[Number(press.cell.dataset.index)] !== press.seen) {
+      this.dropped++;
+      this.reporter.send();
+      return;
+    }
+    this.pressAt(press.cell, e.timeStamp);
   }
 
   onPointerMove(e) {
@@ -382,6 +417,7 @@ class WinScreen {
 
   schedule() {
     if (this.kind === "none" || this.timer !== null) return;
+    if (this.delay <= 0) { this.show(); return; } // in the same paint as the solving press
     this.timer = setTimeout(() => { this.timer = null; this.show(); }, this.delay);
   }
 
@@ -421,9 +457,26 @@ class WinScreen {
     if (shown === this.shown) return;
     this.shown = shown;
     this.el.hidden = !shown;
+    if (shown && this.kind === "card") this.placeCard();
     this.backdrop.hidden = !(shown && this.kind === "dialog");
     this.game.boardEl.classList.toggle("replaced", shown && this.kind === "replace");
     this.game.reporter.send();
+  }
+
+  /** "card": LinkedIn's win dialog over a big board. Its edges run through the middle of a row
+   * (about 30% down and 25% up) and of a column (10% in from each side), so the cells along them
+   * are partly covered, as on the real page at a second round or 50-67% zoom. */
+  placeCard() {
+    const n = this.game.model.n, cells = this.game.cellEls;
+    const at = (r, c) => cells[r * n + c];
+    const pitch = at(0, 0).offsetHeight;
+    const top = at(Math.round(n * 0.3), 0).offsetTop + 0.45 * pitch;
+    const bottom = at(n - 1 - Math.round(n * 0.25), 0).offsetTop + 0.55 * pitch;
+    const left = at(0, Math.round(n * 0.1)).offsetLeft + 0.5 * pitch;
+    const right = at(0, n - 1 - Math.round(n * 0.1)).offsetLeft + 0.5 * pitch;
+    Object.assign(this.el.style, {
+      top: `${top}px`, left: `${left}px`, width: `${right - left}px`, height: `${bottom - top}px`,
+    });
   }
 }
 
