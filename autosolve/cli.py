@@ -26,7 +26,9 @@ from typing import NoReturn
 from solver.errors import QueensError
 
 PROG = "queens-autosolve"
-COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint")
+COMMANDS = (
+    "run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint", "watch",
+)
 _HELP = {"-h", "--help", "--version"}
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
 

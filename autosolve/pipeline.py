@@ -273,6 +273,34 @@ def _run_live(
     found_at = time.perf_counter()
     frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
                                    watch=watch)
+    return run_from_reading(desktop, source, options, window, frame, reading, watch=watch, found_at=found_at)
+
+
+def run_on_board(
+    desktop: DesktopSession, source: Source, options: Options, window: WindowRecord | None,
+    frame: Frame, reading: BoardReading, *, found_at: float,
+) -> RunResult:
+    """`run` on an open desktop from a board already grabbed and read (`watch` has read it to
+    decide that it is a fresh board): the pointer moved off the board first when it is on it,
+    then solve, plan, click and check in rounds with every safety rule of `run`, and the pointer
+    put back. `found_at` (time.perf_counter()): when the board was seen, for `to_last_click`."""
+    watch = Stopwatch()
+    home = desktop.pointer()
+    try:
+        frame, reading = away_from_pointer(desktop, window, frame, reading, home, watch)
+        return run_from_reading(desktop, source, options, window, frame, reading, watch=watch,
+                                found_at=found_at)
+    finally:
+        if not options.dry_run:
+            put_pointer_back(desktop, home)
+
+
+def run_from_reading(
+    desktop: DesktopSession, source: Source, options: Options, window: WindowRecord | None,
+    frame: Frame, reading: BoardReading, *, watch: Stopwatch, found_at: float,
+) -> RunResult:
+    """The run from its first reading on: solve, then (unless a dry run) the checks and the
+    rounds of clicks."""
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
@@ -314,8 +342,19 @@ def first_reading(
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
         check_not_covered(board_on_screen(frame, reading), desktop.windows_above(window))
+    if not park:
+        return frame, reading
     pointer = desktop.placed or home  # where --scroll's wheel turns left it, else the user's
-    if not park or not pointer.on_screen:
+    return away_from_pointer(desktop, window, frame, reading, pointer, watch)
+
+
+def away_from_pointer(
+    desktop: DesktopSession, window: WindowRecord | None, frame: Frame, reading: BoardReading,
+    pointer: Pointer, watch: Stopwatch,
+) -> tuple[Frame, BoardReading]:
+    """The board read again with the pointer moved beside it, when the pointer (at `pointer`)
+    is over it: hover tints a cell, a pointer hides one. As it was otherwise."""
+    if not pointer.on_screen:
         return frame, reading
     board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
