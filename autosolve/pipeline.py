@@ -278,12 +278,13 @@ def _run_live(
 
 def run_on_board(
     desktop: DesktopSession, source: Source, options: Options, window: WindowRecord | None,
-    frame: Frame, reading: BoardReading, *, found_at: float,
+    frame: Frame, reading: BoardReading, *, found_at: float, put_back: bool = True,
 ) -> RunResult:
     """`run` on an open desktop from a board already grabbed and read (`watch` has read it to
     decide that it is a fresh board): the pointer moved off the board first when it is on it,
     then solve, plan, click and check in rounds with every safety rule of `run`, and the pointer
-    put back. `found_at` (time.perf_counter()): when the board was seen, for `to_last_click`."""
+    put back (unless not `put_back`: it stays beside the board). `found_at`
+    (time.perf_counter()): when the board was seen, for `to_last_click`."""
     watch = Stopwatch()
     home = desktop.pointer()
     try:
@@ -291,7 +292,7 @@ def run_on_board(
         return run_from_reading(desktop, source, options, window, frame, reading, watch=watch,
                                 found_at=found_at)
     finally:
-        if not options.dry_run:
+        if put_back and not options.dry_run:
             put_pointer_back(desktop, home)
 
 
@@ -359,7 +360,10 @@ def away_from_pointer(
     board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
         return frame, reading
-    desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
+    park = park_point(board, window.rect if window else None, desktop.monitors()[0].rect)
+    if (pointer.x, pointer.y) == park:  # parked there by an earlier run (`watch`): off the cells
+        return frame, reading
+    desktop.move_pointer(*park)
     pitch = board.width / reading.n
     with watch.stage("grab"):
         frame = after_the_pointer_left(desktop, window, frame, Rect.around(

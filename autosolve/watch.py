@@ -257,8 +257,10 @@ class Watcher:
         if window is not None:
             window = self.desktop.refresh(window) or window
         try:
+            # the pointer stays beside the board: put back on it (where Start was), it would hover
+            # a cell of the next board, which must then wait for the page to repaint it
             result = run_on_board(self.desktop, self.source, self.options, window, frame, reading,
-                                  found_at=found_at)
+                                  found_at=found_at, put_back=False)
         except QueensError as exc:  # the user took the mouse, the page changed, a refusal
             return BoardDone(number, reading.n, Verdict.FRESH, error=str(exc), status=2)
         return BoardDone(number, reading.n, Verdict.FRESH, result=result, status=0 if result.ok else 1)

@@ -1,0 +1,121 @@
+"""`queens-autosolve watch` end to end: the practice page with LinkedIn's start screen in a real
+Chromium on Xvfb, `watch` started from a terminal as a user does, Start pressed with a real
+click (xdotool). Asserted from the page's own reports: each board solved once, and no press at
+all on a board after it was solved (the page counts every press on its board, those a solved
+board ignores too); a board begun by hand gets no press from `watch`."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from live import board_box, cell_centre, grab, xdotool
+from watching import WatchProcess, press_next_puzzle, start_button
+
+from autosolve.browser import Chromium
+from autosolve.practice.server import PageState, PracticeServer
+from solver.generate import generate_puzzle
+
+pytestmark = pytest.mark.e2e
+
+N = 8
+QUIET = 1.0  # s the page is watched after a solve for a stray press
+
+
+def puzzles(count: int, first_seed: int) -> list:
+    return [generate_puzzle(N, rng=first_seed + i) for i in range(count)]
+
+
+def open_start_screen(browser: Chromium, server: PracticeServer) -> None:
+    browser.open(server.url)
+    server.wait_for(lambda s: s.reports > 0, timeout=20)
+    browser.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def solved_board(server: PracticeServer, board: int) -> PageState:
+    return server.wait_for(lambda s: s.board == board and s.solved, timeout=30)
+
+
+def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageState:
+    """The board stays as solved, with one press a click (two a queen) and none more."""
+    time.sleep(QUIET)
+    state = server.state()
+    assert state.board == board and state.solved
+    assert state.presses == 2 * N, f"board {board}: {state.presses} presses for {N} queens"
+    assert state.shown_ms is not None and state.solved_ms is not None and state.shown_to_solved_ms > 0
+    return state
+
+
+def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser: Chromium):
+    first, *rest = puzzles(4, 301)
+    with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=rest) as server:
+        open_start_screen(browser, server)
+        assert not server.state().started
+        watch = WatchProcess(browser.display, ("--json",))
+        try:
+            watch.wait_for_line("waiting for a board", stream="err")
+            x, y = start_button(browser.display)
+            xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+            solved_board(server, 0)
+            assert_untouched_since_solved(server, 0)
+            for board in (1, 2, 3):
+                press_next_puzzle(browser)
+                solved_board(server, board)
+                assert_untouched_since_solved(server, board)
+            status = watch.interrupt()
+        finally:
+            watch.stop()
+    lines = [json.loads(line) for line in watch.out]
+    boards = [line for line in lines if "board" in line]
+    assert [b["board"] for b in boards] == [1, 2, 3, 4]
+    assert all(b["verdict"] == "fresh" and b["ok"] and b["clicks"] == 2 * N for b in boards)
+    summary = "watched 4 board(s): 4 solved, 0 not solved, 0 left alone, 0 already solved"
+    assert lines[-1]["summary"] == summary
+    assert status == 130
+
+
+def test_watch_leaves_a_board_begun_by_hand_alone_and_solves_the_next(browser: Chromium):
+    first, second = puzzles(2, 401)
+    with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
+        open_start_screen(browser, server)
+        x, y = start_button(browser.display)
+        xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+        server.wait_for(lambda s: s.started and s.shown_ms is not None, timeout=10)
+        pixels, at = grab(browser)
+        box = board_box(pixels)
+        assert box is not None
+        cx, cy = cell_centre(box, N, (0, 0), at)
+        xdotool(browser.display, "mousemove", str(cx), str(cy), "click", "1")  # an X, by hand
+        server.wait_for(lambda s: s.moves == 1, timeout=10)
+        watch = WatchProcess(browser.display)
+        try:
+            line = watch.wait_for_line("board 1:")
+            assert "begun by hand: left alone" in line
+            time.sleep(QUIET)
+            state = server.state()
+            assert (state.presses, state.moves, state.solved) == (1, 1, False)
+            press_next_puzzle(browser)
+            solved_board(server, 1)
+            assert_untouched_since_solved(server, 1)
+            assert "solved" in watch.wait_for_line("board 2:")
+            assert watch.interrupt() == 130
+        finally:
+            watch.stop()
+    assert watch.out[-1] == "watched 2 board(s): 1 solved, 0 not solved, 1 left alone, 0 already solved"
+
+
+def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromium):
+    (puzzle,) = puzzles(1, 501)
+    with PracticeServer(puzzle, start_screen=True, win_screen="none") as server:
+        open_start_screen(browser, server)
+        watch = WatchProcess(browser.display, ("--once",))
+        try:
+            watch.wait_for_line("waiting for a board", stream="err")
+            x, y = start_button(browser.display)
+            xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+            assert watch.wait(timeout=30) == 0
+        finally:
+            watch.stop()
+        assert server.wait_for(lambda s: s.solved, timeout=5).presses == 2 * N
+    assert len(watch.out) == 1 and watch.out[0].startswith(f"board 1: {N}x{N}, board shown -> last click")
