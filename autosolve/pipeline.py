@@ -287,6 +287,10 @@ def run_on_board(
     (time.perf_counter()): when the board was seen, for `to_last_click`."""
     watch = Stopwatch()
     home = desktop.pointer()
+    if not options.dry_run and home.on_screen and desktop.moved_by_someone_else() is not None:
+        # the desktop stays open between runs: the user has moved the mouse since the last one,
+        # so this run starts from where they left it, not from where the last run put it
+        desktop.move_pointer(home.x, home.y, before=home)
     try:
         frame, reading = away_from_pointer(desktop, window, frame, reading, home, watch)
         return run_from_reading(desktop, source, options, window, frame, reading, watch=watch,

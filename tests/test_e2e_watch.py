@@ -37,6 +37,16 @@ def solved_board(server: PracticeServer, board: int) -> PageState:
     return server.wait_for(lambda s: s.board == board and s.solved, timeout=30)
 
 
+def solved_once(server: PracticeServer, board: int, watch: WatchProcess) -> PageState:
+    """`board` solved (what `watch` said otherwise in the error), then left alone."""
+    try:
+        solved_board(server, board)
+    except TimeoutError:
+        said = f"{watch.out} {watch.err}"
+        raise AssertionError(f"board {board} not solved: {server.state()}; watch said {said}") from None
+    return assert_untouched_since_solved(server, board)
+
+
 def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageState:
     """The board stays as solved, with one press a click (two a queen) and none more."""
     time.sleep(QUIET)
@@ -119,3 +129,53 @@ def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromi
             watch.stop()
         assert server.wait_for(lambda s: s.solved, timeout=5).presses == 2 * N
     assert len(watch.out) == 1 and watch.out[0].startswith(f"board 1: {N}x{N}, board shown -> last click")
+
+
+def press_start(display: str) -> None:
+    x, y = start_button(display)
+    xdotool(display, "mousemove", str(x), str(y), "click", "1")
+
+
+def assert_left_as_it_is(server: PracticeServer, board: int) -> None:
+    """A board `watch` has met before, shown again: after QUIET s, no press on it."""
+    state = server.wait_for(lambda s: s.board == board and s.shown_ms is not None, timeout=10)
+    time.sleep(QUIET)
+    state = server.state()
+    assert (state.presses, state.queens) == (0, ()), f"board {board} met again was clicked: {state}"
+
+
+def test_watch_survives_reload_move_resize_and_the_window_closed_and_opened_again(xvfb):
+    """Its own Chromium (the shared one stays where the other tests expect it)."""
+    first, *rest = puzzles(4, 601)
+    with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=rest) as server:
+        browser = Chromium(xvfb.display, size=(1100, 1000), position=(40, 30)).start("about:blank")
+        watch = WatchProcess(xvfb.display)
+        try:
+            open_start_screen(browser, server)
+            press_start(xvfb.display)
+            solved_once(server, 0, watch)
+            browser.call("Page.reload")  # the same board behind Start again: met before
+            server.wait_for(lambda s: s.reports > 0 and not s.started and not s.queens, timeout=20)
+            time.sleep(0.3)
+            press_start(xvfb.display)
+            assert_left_as_it_is(server, 0)
+            xdotool(xvfb.display, "search", "--name", "Queens", "windowmove", "--sync", "300", "150")
+            press_next_puzzle(browser)
+            solved_once(server, 1, watch)
+            xdotool(xvfb.display, "search", "--name", "Queens", "windowsize", "--sync", "1000", "960")
+            press_next_puzzle(browser)
+            solved_once(server, 2, watch)
+            browser.stop()
+            watch.wait_for_line("waiting for a browser window", stream="err")
+            browser = Chromium(xvfb.display, size=(1100, 1000), position=(0, 0)).start("about:blank")
+            open_start_screen(browser, server)
+            press_start(xvfb.display)
+            assert_left_as_it_is(server, 2)
+            press_next_puzzle(browser)
+            solved_once(server, 3, watch)
+            status = watch.interrupt()
+        finally:
+            watch.stop()
+            browser.stop()
+    assert watch.out[-1] == "watched 4 board(s): 4 solved, 0 not solved, 0 left alone, 0 already solved"
+    assert status == 130
