@@ -4,7 +4,7 @@ samples between looks, and what it says about each board (the live loop: test_e2
 from __future__ import annotations
 
 from autosolve.records import Outcome, RunResult, Solved
-from autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_rows
+from autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
 from capture import Frame, Rect
 from solver.puzzle import Puzzle, Solution
 from vision import BoardReading, CellState
@@ -74,17 +74,10 @@ def test_take_over_solves_a_begun_board():
     assert judge_board(reading(["x...", ".Q..", "....", "...."]), set(), take_over=True) is Verdict.FRESH
 
 
-def test_sample_rows_spread_over_the_area_one_point_high():
-    rows = sample_rows(Rect(100, 50, 300, 130), count=12)
-    assert len(rows) == 12
-    assert all(r.left == 100 and r.width == 300 and r.height == 1 for r in rows)
-    tops = [r.top for r in rows]
-    assert tops == sorted(set(tops)) and tops[0] > 50 and tops[-1] < 180
-
-
-def test_sample_rows_of_a_short_or_empty_area():
-    assert len(sample_rows(Rect(0, 0, 50, 3), count=12)) == 3
-    assert sample_rows(Rect(0, 0, 0, 0)) == []
+def test_sample_lines_cross_the_area_one_point_wide():
+    lines = sample_lines(Rect(100, 50, 400, 200), columns=(0.25, 0.5), rows=(0.5,))
+    assert lines == [Rect(200, 50, 1, 200), Rect(300, 50, 1, 200), Rect(100, 150, 400, 1)]
+    assert sample_lines(Rect(0, 0, 0, 0)) == []
 
 
 def _result(outcome: Outcome) -> RunResult:

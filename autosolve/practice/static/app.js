@@ -533,9 +533,22 @@ class Reporter {
       solved_ms: g.solvedAt,
       presses: g.presses || 0,
     });
-    fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true })
-      .catch(() => { /* no server (page opened as a file): play on regardless */ })
-      .finally(() => { this.busy = false; this.flush(); });
+    // Not `keepalive`: Chromium failed every keepalive fetch of a page after its first 170-290
+    // ("Failed to fetch", no connection made), which a page that shows board after board without
+    // a load reaches.
+    fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body })
+      .then((res) => { if (!res.ok) throw new Error(`status ${res.status}`); this.failures = 0; this.reached = true; })
+      .catch(() => {
+        // A report lost (a busy server refusing the connection) would leave the server with an old board until the next change: the newest is sent
+        // again, sooner or later (no server at all, a page opened as a file: a few tries only).
+        this.failures = (this.failures || 0) + 1;
+        if (this.reached || this.failures <= 3) this.dirty = true;
+      })
+      .finally(() => {
+        this.busy = false;
+        if (!this.failures) return this.flush();
+        setTimeout(() => this.flush(), Math.min(1000, 25 * 2 ** this.failures));
+      });
   }
 }
 
@@ -552,7 +565,10 @@ class StartScreen {
     // every press on the board counts, those a solved board ignores too: a test can tell that
     // nothing clicked a board once it was solved
     game.presses = 0;
-    game.boardEl.addEventListener("pointerdown", () => { game.presses++; game.reporter.send(); }, true);
+    game.boardEl.addEventListener("pointerdown", () => {
+      game.presses++;
+      if (game.solved) game.reporter.send(); // a press the game itself takes reports the board anyway
+    }, true);
     if (!game.options.start_screen) return;
     this.wrap.classList.add("waiting");
     document.getElementById("start").addEventListener("click", () => this.start());
