@@ -13,7 +13,7 @@ import pytest
 from live import board_box, cell_centre, grab, xdotool
 from watching import WatchProcess, press_next_puzzle, start_button
 
-from autosolve.browser import Chromium
+from autosolve.browser import Chromium, wait_for_window
 from autosolve.practice.server import PageState, PracticeServer
 from solver.generate import generate_puzzle
 
@@ -57,6 +57,12 @@ def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageSta
     return state
 
 
+def press_start(display: str) -> None:
+    wait_for_window(display, "Queens", contains=True)  # a new window takes the page's title late
+    x, y = start_button(display)
+    xdotool(display, "mousemove", str(x), str(y), "click", "1")
+
+
 def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser: Chromium):
     first, *rest = puzzles(4, 301)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=rest) as server:
@@ -65,8 +71,7 @@ def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser:
         watch = WatchProcess(browser.display, ("--json",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            x, y = start_button(browser.display)
-            xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+            press_start(browser.display)
             solved_board(server, 0)
             assert_untouched_since_solved(server, 0)
             for board in (1, 2, 3):
@@ -89,8 +94,7 @@ def test_watch_leaves_a_board_begun_by_hand_alone_and_solves_the_next(browser: C
     first, second = puzzles(2, 401)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
         open_start_screen(browser, server)
-        x, y = start_button(browser.display)
-        xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+        press_start(browser.display)
         server.wait_for(lambda s: s.started and s.shown_ms is not None, timeout=10)
         pixels, at = grab(browser)
         box = board_box(pixels)
@@ -122,18 +126,12 @@ def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromi
         watch = WatchProcess(browser.display, ("--once",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            x, y = start_button(browser.display)
-            xdotool(browser.display, "mousemove", str(x), str(y), "click", "1")
+            press_start(browser.display)
             assert watch.wait(timeout=30) == 0
         finally:
             watch.stop()
         assert server.wait_for(lambda s: s.solved, timeout=5).presses == 2 * N
     assert len(watch.out) == 1 and watch.out[0].startswith(f"board 1: {N}x{N}, board shown -> last click")
-
-
-def press_start(display: str) -> None:
-    x, y = start_button(display)
-    xdotool(display, "mousemove", str(x), str(y), "click", "1")
 
 
 def assert_left_as_it_is(server: PracticeServer, board: int) -> None:
@@ -144,7 +142,7 @@ def assert_left_as_it_is(server: PracticeServer, board: int) -> None:
     assert (state.presses, state.queens) == (0, ()), f"board {board} met again was clicked: {state}"
 
 
-def test_watch_survives_reload_move_resize_and_the_window_closed_and_opened_again(xvfb):
+def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_opened_again(xvfb):
     """Its own Chromium (the shared one stays where the other tests expect it)."""
     first, *rest = puzzles(4, 601)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=rest) as server:
@@ -162,11 +160,19 @@ def test_watch_survives_reload_move_resize_and_the_window_closed_and_opened_agai
             xdotool(xvfb.display, "search", "--name", "Queens", "windowmove", "--sync", "300", "150")
             press_next_puzzle(browser)
             solved_once(server, 1, watch)
+            said = len(watch.err)
+            other = browser.call("Target.createTarget", url="about:blank")["targetId"]  # another tab
+            watch.wait_for_line("waiting for a board", stream="err", since=said)
+            browser.call("Target.closeTarget", targetId=other)  # back to the Queens tab: met before
+            browser.call("Page.bringToFront")
+            time.sleep(QUIET)
+            assert server.state().presses == 2 * N
             xdotool(xvfb.display, "search", "--name", "Queens", "windowsize", "--sync", "1000", "960")
             press_next_puzzle(browser)
             solved_once(server, 2, watch)
+            said = len(watch.err)
             browser.stop()
-            watch.wait_for_line("waiting for a browser window", stream="err")
+            watch.wait_for_line("waiting for a browser window", stream="err", since=said)
             browser = Chromium(xvfb.display, size=(1100, 1000), position=(0, 0)).start("about:blank")
             open_start_screen(browser, server)
             press_start(xvfb.display)

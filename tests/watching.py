@@ -40,18 +40,18 @@ class WatchProcess:
         for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
             threading.Thread(target=_gather, args=(stream, lines), daemon=True).start()
 
-    def wait_for_line(self, text: str, *, stream: str = "out", timeout: float = 20.0) -> str:
-        """The first line of `stream` ("out" or "err") holding `text`; AssertionError after
-        `timeout` s, showing what came."""
+    def wait_for_line(self, text: str, *, stream: str = "out", since: int = 0, timeout: float = 20.0) -> str:
+        """The first line of `stream` ("out" or "err") holding `text`, from its line `since` on;
+        AssertionError after `timeout` s, showing what came."""
         lines = self.out if stream == "out" else self.err
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for line in list(lines):
+            for line in lines[since:]:
                 if text in line:
                     return line
             if self.process.poll() is not None and time.monotonic() > deadline - timeout + 1:
                 time.sleep(0.2)  # let the threads take the last lines
-                found = [line for line in lines if text in line]
+                found = [line for line in lines[since:] if text in line]
                 if found:
                     return found[0]
                 break
