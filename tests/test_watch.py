@@ -109,3 +109,13 @@ def test_the_summary_counts_each_kind_of_board():
     assert tally.summary() == "watched 5 board(s): 1 solved, 2 not solved, 1 left alone, 1 already solved"
 
 
+
+
+def test_watch_without_a_display_says_so_in_one_line(monkeypatch, capsys):
+    from autosolve.cli import main
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["watch", "--once"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no X11 display" in err and "Traceback" not in err
