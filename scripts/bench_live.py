@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
 
@@ -51,7 +52,7 @@ def one_run(display: str, browser: Chromium, server: PracticeServer, n: int) -> 
             "timings": data.get("timings", {}), "to_last_click": data.get("to_last_click", 0.0)}
 
 
-def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: float) -> dict[str, object]:
+def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: float) -> dict[str, Any]:
     """`watch` on the start screen: the page's board shown -> solved for each board, and the
     watcher's share of a core while the page holds still (before Start, after the last board)."""
     puzzles = [generate_puzzle(n, rng=random.Random(1000 + i)) for i in range(boards)]
@@ -59,7 +60,7 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
     with PracticeServer(puzzles[0], start_screen=True, win_screen="none", next_puzzles=puzzles[1:]) as server:
         browser.open(server.url)
         server.wait_for(lambda s: s.reports > 0, timeout=20)
-        watch = WatchProcess(display)
+        watch = WatchProcess(display, ("--json",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
             idle_start = core_share(watch.process.pid, idle)
@@ -74,17 +75,23 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
                 except TimeoutError:
                     said = f"{server.state()}; watch said: {watch.out[-2:]}"
                     raise SystemExit(f"board {board} not solved: {said}") from None
-                watch.wait_for_line(f"board {board + 1}:")
+                watch.wait_for_line(f'"board": {board + 1},')
                 page_ms.append(float(state.shown_to_solved_ms or 0.0))
             idle_solved = core_share(watch.process.pid, idle)
             watch.interrupt()
         finally:
             watch.stop()
+    lines = [json.loads(line) for line in watch.out if line.startswith('{"board"')]
+    stages = {name: statistics.median(1000 * (line["timings"] or {}).get(name, 0.0) for line in lines)
+              for name in ("grab", "read", "solve", "plan", "click")}
     return {
         "boards": boards, "page_shown_to_solved_ms": [round(ms, 1) for ms in page_ms],
+        "solved_by_watch": sum(1 for line in lines if line["ok"]),
+        "seen_to_last_click_median_ms": statistics.median(1000 * line["to_last_click"] for line in lines),
+        "stage_median_ms": stages,
         "median_ms": statistics.median(page_ms), "max_ms": max(page_ms),
         "idle_core_share_start_screen": idle_start, "idle_core_share_solved_board": idle_solved,
-        "idle_seconds": idle, "lines": watch.out,
+        "idle_seconds": idle,
     }
 
 
@@ -130,7 +137,7 @@ def main() -> int:
     puzzle = generate_puzzle(args.size, rng=random.Random(args.size))
     compile_packages()
     runs = []
-    watched: dict[str, object] = {}
+    watched: dict[str, Any] = {}
     with Xvfb() as xvfb, PracticeServer(puzzle) as server:
         browser = Chromium(xvfb.display).start("about:blank")
         try:
@@ -171,16 +178,20 @@ def main() -> int:
     return 0
 
 
-def watch_lines(watched: dict[str, object], n: int) -> list[str]:
+def watch_lines(watched: dict[str, Any], n: int) -> list[str]:
     """The watch figures for people."""
+    stages = ", ".join(f"{name} {ms:.0f}" for name, ms in watched["stage_median_ms"].items())
     return [
         f"watch, {n}x{n}, {watched['boards']} boards (Start, then Next puzzle), on the page's own clock: "
         f"board shown -> solved median {watched['median_ms']:.0f} ms (target 100), "
         f"max {watched['max_ms']:.0f} ms (target 250)",
         f"per board (ms): {watched['page_shown_to_solved_ms']}",
+        f"solved by watch: {watched['solved_by_watch']}/{watched['boards']}; on watch's clock, board seen "
+        f"-> last click median {watched['seen_to_last_click_median_ms']:.0f} ms; stage medians after its "
+        f"first read (ms): {stages}",
         f"watch idle, share of one core over {watched['idle_seconds']:g} s: start screen "
-        f"{100 * float(watched['idle_core_share_start_screen']):.1f}%, solved board "  # type: ignore[arg-type]
-        f"{100 * float(watched['idle_core_share_solved_board']):.1f}% (target under 5%)",  # type: ignore[arg-type]
+        f"{100 * watched['idle_core_share_start_screen']:.1f}%, solved board "
+        f"{100 * watched['idle_core_share_solved_board']:.1f}% (target under 5%)",
     ]
 
 
