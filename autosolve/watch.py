@@ -38,7 +38,7 @@ COLUMNS = (0.25, 0.5, 0.75)
 ROWS = (0.5,)
 FIND_EVERY = 0.5  # s between two searches for a window that is not there
 RECHECK_EVERY = 2.0  # s: the whole window grabbed, and read if it changed, even when the lines did not
-READ_GAP = 0.04  # s at least between two full reads that found no board (a page animating)
+READ_GAP, READ_GAP_MAX = 0.04, 0.25  # s between full reads that find nothing to act on: see read_gap
 
 
 class Verdict(Enum):
@@ -164,7 +164,10 @@ class Watcher:
     _waiting: str = ""
     _last_find: float = -1e9
     _last_read: float = -1e9
-    _last_empty_read: float = -1e9
+    _last_idle_read: float = -1e9  # the last full read that found nothing to act on
+    _idle_reads: int = 0  # such reads in a row
+    _due: bool = False  # a change seen and not yet read
+    _still: bool = True  # the lines held still at the last look
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -179,18 +182,30 @@ class Watcher:
             return None
         now = time.monotonic()
         changed = self.lines_changed(area)
+        if changed and self._still:
+            self._idle_reads = 0  # a change after a still moment: read it at once
+        self._still = not changed
         if not changed and now - self._last_read > RECHECK_EVERY:
             self._last_read = now
             changed = self.window_changed()
-        if not changed or now - self._last_empty_read < READ_GAP:
+        self._due = self._due or changed
+        if not self._due or now - self._last_idle_read < self.read_gap():
             return None
         found_at = time.perf_counter()
-        self._last_read = now
+        self._due, self._last_read = False, now
         frame, reading = self.read_now()
-        if reading is None:
-            self._last_empty_read = now
-            return None
-        return self.meet(frame, reading, found_at)
+        done = None if reading is None else self.meet(frame, reading, found_at)
+        if done is None:
+            self._idle_reads, self._last_idle_read = self._idle_reads + 1, now
+        else:
+            self._idle_reads = 0
+        return done
+
+    def read_gap(self) -> float:
+        """Seconds between two full reads while they find nothing to act on: READ_GAP for the
+        first few, then twice as long each time (a page animating: a read takes 20-40 ms of
+        CPU), up to READ_GAP_MAX."""
+        return min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX)
 
     def area(self) -> Rect | None:
         """The screen area watched: the window as it is now (found again when it has gone)."""
@@ -256,7 +271,7 @@ class Watcher:
     def meet(self, frame: Frame, reading: BoardReading, found_at: float) -> BoardDone | None:
         verdict = judge_board(reading, self.seen, take_over=self.take_over)
         if verdict is Verdict.UNCERTAIN:
-            self._last_read = -1e9  # the page is still painting: read again at the next look
+            self._due = True  # the page is still painting (or a pointer hovers it): read again
             return None
         if verdict is Verdict.SEEN:
             self.wait("a new board")

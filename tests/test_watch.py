@@ -119,3 +119,16 @@ def test_watch_without_a_display_says_so_in_one_line(monkeypatch, capsys):
     assert main(["watch", "--once"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no X11 display" in err and "Traceback" not in err
+
+
+def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
+    from autosolve.records import Source
+    from autosolve.watch import READ_GAP, READ_GAP_MAX, Watcher
+
+    watcher = Watcher(desktop=None, source=Source(), options=None)  # only its counters are used
+    gaps = []
+    for reads in range(8):
+        watcher._idle_reads = reads
+        gaps.append(watcher.read_gap())
+    assert gaps[:3] == [READ_GAP] * 3
+    assert gaps[3] == 2 * READ_GAP and gaps == sorted(gaps) and gaps[-1] == READ_GAP_MAX
