@@ -30,7 +30,7 @@ from solver.puzzle import is_solution
 from vision import BoardReading
 from vision.reading import CellState
 
-POLL = 0.025  # s between two looks at the window's sample lines
+POLL = 0.03  # s between two looks at the window's sample lines
 # Lines across the window compared between looks, as fractions of its width (columns) and
 # height (rows): a board shown, replaced or gone crosses them. Each line is one grab, about
 # 0.15 ms of CPU: 12 rows 50 times a second took 9-11% of a core while the page held still.

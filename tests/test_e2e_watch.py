@@ -10,7 +10,7 @@ import json
 import time
 
 import pytest
-from live import board_box, cell_centre, grab, xdotool
+from live import board_box, cell_centre, grab, wait_until, xdotool
 from watching import WatchProcess, press_next_puzzle, start_button
 
 from autosolve.browser import Chromium, wait_for_window
@@ -28,8 +28,9 @@ def puzzles(count: int, first_seed: int) -> list:
 
 
 def open_start_screen(browser: Chromium, server: PracticeServer) -> None:
+    """The page loaded in `browser` and showing its Start button (reported so)."""
     browser.open(server.url)
-    server.wait_for(lambda s: s.reports > 0, timeout=20)
+    server.wait_for(lambda s: s.reports > 0 and not s.started, timeout=20)
     browser.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
@@ -57,10 +58,28 @@ def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageSta
     return state
 
 
-def press_start(display: str) -> None:
+def press_start(display: str, server: PracticeServer) -> None:
+    """Click Start as a user does, and again when the page did not take it: a window just opened
+    may show its page, or take clicks, a moment after it first reports (seen on a loaded machine)."""
     wait_for_window(display, "Queens", contains=True)  # a new window takes the page's title late
-    x, y = start_button(display)
-    xdotool(display, "mousemove", str(x), str(y), "click", "1")
+    for _ in range(3):
+        wait_until(lambda: has_start_button(display), what="the Start button on screen")
+        x, y = start_button(display)
+        xdotool(display, "mousemove", str(x), str(y), "click", "1")
+        try:
+            server.wait_for(lambda s: s.started, timeout=5)
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError("the page never took the click on Start")
+
+
+def has_start_button(display: str) -> bool:
+    try:
+        start_button(display)
+    except AssertionError:
+        return False
+    return True
 
 
 def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser: Chromium):
@@ -71,7 +90,7 @@ def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser:
         watch = WatchProcess(browser.display, ("--json",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            press_start(browser.display)
+            press_start(browser.display, server)
             solved_board(server, 0)
             assert_untouched_since_solved(server, 0)
             for board in (1, 2, 3):
@@ -94,7 +113,7 @@ def test_watch_leaves_a_board_begun_by_hand_alone_and_solves_the_next(browser: C
     first, second = puzzles(2, 401)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
         open_start_screen(browser, server)
-        press_start(browser.display)
+        press_start(browser.display, server)
         server.wait_for(lambda s: s.started and s.shown_ms is not None, timeout=10)
         pixels, at = grab(browser)
         box = board_box(pixels)
@@ -126,7 +145,7 @@ def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromi
         watch = WatchProcess(browser.display, ("--once",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            press_start(browser.display)
+            press_start(browser.display, server)
             assert watch.wait(timeout=30) == 0
         finally:
             watch.stop()
@@ -150,12 +169,12 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
         watch = WatchProcess(xvfb.display)
         try:
             open_start_screen(browser, server)
-            press_start(xvfb.display)
+            press_start(xvfb.display, server)
             solved_once(server, 0, watch)
             browser.call("Page.reload")  # the same board behind Start again: met before
             server.wait_for(lambda s: s.reports > 0 and not s.started and not s.queens, timeout=20)
             time.sleep(0.3)
-            press_start(xvfb.display)
+            press_start(xvfb.display, server)
             assert_left_as_it_is(server, 0)
             xdotool(xvfb.display, "search", "--name", "Queens", "windowmove", "--sync", "300", "150")
             press_next_puzzle(browser)
@@ -175,7 +194,7 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
             watch.wait_for_line("waiting for a browser window", stream="err", since=said)
             browser = Chromium(xvfb.display, size=(1100, 1000), position=(0, 0)).start("about:blank")
             open_start_screen(browser, server)
-            press_start(xvfb.display)
+            press_start(xvfb.display, server)
             assert_left_as_it_is(server, 2)
             press_next_puzzle(browser)
             solved_once(server, 3, watch)
