@@ -138,11 +138,12 @@ def test_watch_leaves_a_board_begun_by_hand_alone_and_solves_the_next(browser: C
     assert watch.out[-1] == "watched 2 board(s): 1 solved, 0 not solved, 1 left alone, 0 already solved"
 
 
-def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromium):
+@pytest.mark.parametrize("where", [(), ("--screen",)], ids=["window", "screen"])
+def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromium, where: tuple[str, ...]):
     (puzzle,) = puzzles(1, 501)
     with PracticeServer(puzzle, start_screen=True, win_screen="none") as server:
         open_start_screen(browser, server)
-        watch = WatchProcess(browser.display, ("--once",))
+        watch = WatchProcess(browser.display, ("--once", *where))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
             press_start(browser.display, server)
