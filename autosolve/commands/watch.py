@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from autosolve.pipeline import Options, Source
-    from autosolve.watch import POLL, Watcher
+    from autosolve.watch import POLL, Verdict, Watcher
     from capture import open_desktop
 
     source = Source(window=args.window, screen=args.screen, display=args.display, desktop=args.desktop)
@@ -61,7 +61,7 @@ def main(args: argparse.Namespace) -> int:
                 done = watcher.look()
                 if done is not None:
                     _print(done, args.json)
-                    if args.once and done.result is not None or args.once and done.error is not None:
+                    if args.once and done.verdict is Verdict.FRESH:  # solved, or refused: run's status
                         return done.status
                 time.sleep(POLL)
         except KeyboardInterrupt:
