@@ -27,8 +27,10 @@ from typing import NoReturn
 from solver.errors import QueensError
 
 PROG = "queens-autosolve"
-COMMANDS = ("run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint",
-            "completion")
+COMMANDS = (
+    "run", "solve", "generate", "bench", "detect", "practice", "demo", "play", "arena", "hint", "watch",
+    "completion",
+)
 _HELP = {"-h", "--help", "--version"}
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
 

@@ -285,6 +285,39 @@ def _run_live(
         raise
     if not reading.is_certain:
         refuse_if_won(frame)
+    return run_from_reading(desktop, source, options, window, frame, reading, watch=watch, found_at=found_at)
+
+
+def run_on_board(
+    desktop: DesktopSession, source: Source, options: Options, window: WindowRecord | None,
+    frame: Frame, reading: BoardReading, *, found_at: float, put_back: bool = True,
+) -> RunResult:
+    """`run` on an open desktop from a board already grabbed and read (`watch` has read it to
+    decide that it is a fresh board): the pointer moved off the board first when it is on it,
+    then solve, plan, click and check in rounds with every safety rule of `run`, and the pointer
+    put back (unless not `put_back`: it stays beside the board). `found_at`
+    (time.perf_counter()): when the board was seen, for `to_last_click`."""
+    watch = Stopwatch()
+    home = desktop.pointer()
+    if not options.dry_run and home.on_screen and desktop.moved_by_someone_else() is not None:
+        # the desktop stays open between runs: the user has moved the mouse since the last one,
+        # so this run starts from where they left it, not from where the last run put it
+        desktop.move_pointer(home.x, home.y, before=home)
+    try:
+        frame, reading = away_from_pointer(desktop, window, frame, reading, home, watch)
+        return run_from_reading(desktop, source, options, window, frame, reading, watch=watch,
+                                found_at=found_at)
+    finally:
+        if put_back and not options.dry_run:
+            put_pointer_back(desktop, home)
+
+
+def run_from_reading(
+    desktop: DesktopSession, source: Source, options: Options, window: WindowRecord | None,
+    frame: Frame, reading: BoardReading, *, watch: Stopwatch, found_at: float,
+) -> RunResult:
+    """The run from its first reading on: solve, then (unless a dry run) the checks and the
+    rounds of clicks."""
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
@@ -338,13 +371,27 @@ def first_reading(
         # a window over the board read as part of it: name it, not the doubts it made (a certain
         # reading meets the same check just before the clicks)
         check_not_covered(board_on_screen(frame, reading), desktop.windows_above(window))
+    if not park:
+        return frame, reading
     pointer = desktop.placed or home  # where --scroll's wheel turns left it, else the user's
-    if not park or not pointer.on_screen:
+    return away_from_pointer(desktop, window, frame, reading, pointer, watch)
+
+
+def away_from_pointer(
+    desktop: DesktopSession, window: WindowRecord | None, frame: Frame, reading: BoardReading,
+    pointer: Pointer, watch: Stopwatch,
+) -> tuple[Frame, BoardReading]:
+    """The board read again with the pointer moved beside it, when the pointer (at `pointer`)
+    is over it: hover tints a cell, a pointer hides one. As it was otherwise."""
+    if not pointer.on_screen:
         return frame, reading
     board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
         return frame, reading
-    desktop.move_pointer(*park_point(board, window.rect if window else None, desktop.monitors()[0].rect))
+    park = park_point(board, window.rect if window else None, desktop.monitors()[0].rect)
+    if (pointer.x, pointer.y) == park:  # parked there by an earlier run (`watch`): off the cells
+        return frame, reading
+    desktop.move_pointer(*park)
     pitch = board.width / reading.n
     with watch.stage("grab"):
         frame = after_the_pointer_left(desktop, window, frame, Rect.around(

@@ -69,13 +69,14 @@ def test_options_default_to_the_real_page_and_are_embedded_in_the_page():
     with PracticeServer(FIVE) as default, PracticeServer(
         FIVE, win_screen="replace", win_delay_ms=600, drop_gap_ms=80, busy_ms=40, thin_borders=True,
         zoom=1.5, buttons=True, input_mode="click", tooltip_ms=500, letters=True, strict_clicks=True,
+        start_screen=True,
     ) as custom:
         assert default.puzzle_json()["options"] == PageOptions().to_json()
         assert PageOptions().win_screen == "dialog"  # as on the real page
         page = custom.render_index().decode()
     expected = {"win_screen": "replace", "win_delay_ms": 600, "drop_gap_ms": 80, "busy_ms": 40,
                 "thin_borders": True, "zoom": 1.5, "buttons": True, "input_mode": "click", "tooltip_ms": 500,
-                "letters": True, "strict_clicks": True}
+                "letters": True, "strict_clicks": True, "start_screen": True}
     embedded = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0])
     assert embedded["options"] == expected
 

@@ -70,6 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     page.add_argument("--strict-clicks", action="store_true",
                       help="a press acts at its pointerup, only when its cell still shows what its "
                            "pointerdown saw: a pair sent too quickly loses its second press")
+    page.add_argument("--start-screen", action="store_true",
+                      help="LinkedIn's flow: the board behind a Start button, the clock from when it shows, "
+                      "and a Next puzzle button that shows another board without a page load")
     parser.add_argument("--no-open", dest="open", action="store_false", help="do not open a browser")
     parser.set_defaults(func=run)
 
@@ -91,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         win_screen=args.win_screen, win_delay_ms=args.win_delay_ms, drop_gap_ms=args.drop_gap_ms,
         busy_ms=args.busy_ms, thin_borders=args.thin_borders, zoom=args.zoom, buttons=args.buttons,
         input_mode=args.input_mode, tooltip_ms=args.tooltip_ms, letters=args.letters,
-        strict_clicks=args.strict_clicks,
+        strict_clicks=args.strict_clicks, start_screen=args.start_screen,
     )  # checked before a puzzle is generated, which can take a while
     puzzle = choose_puzzle(args)
     with PracticeServer(
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         win_delay_ms=options.win_delay_ms, drop_gap_ms=options.drop_gap_ms, busy_ms=options.busy_ms,
         thin_borders=options.thin_borders, zoom=options.zoom, buttons=options.buttons,
         input_mode=options.input_mode, tooltip_ms=options.tooltip_ms, letters=options.letters,
-        strict_clicks=options.strict_clicks,
+        strict_clicks=options.strict_clicks, start_screen=options.start_screen,
     ) as server:
         name = puzzle.name or "puzzle"
         try:  # from the first line on: a Ctrl-C as soon as the address shows stops it cleanly

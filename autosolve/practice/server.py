@@ -17,6 +17,10 @@ HTTP API (JSON):
   ``Content-Type: application/json`` (else 415) from a loopback Origin of this server or none
   (else 403), so another web page open in the same browser cannot.
 - ``GET /api/state`` the last `PageState` as JSON.
+- ``POST /api/next`` (the page's "Next puzzle", with `PageOptions.start_screen`): the next
+  board, without a page load: the next of the server's `next_puzzles`, else a new puzzle of the
+  same size; answers the new ``GET /api/puzzle`` body. Reports carry the board's number
+  (``board``): one about an earlier board, arriving late, is ignored.
 - ``POST /api/hint`` ``{states}`` (the board as the page shows it): the coach's advice on it
   (`solver.coach`), ``{mistakes: [...], step: {rule, tier, cells, marks, queen, text} | null,
   solved}``; the page's Hint button shows it.
@@ -99,6 +103,21 @@ class PageState:
     elapsed_ms: int = 0
     dropped: int = 0
     win_shown: bool = False
+    # With the start screen: the board's number (0 first, +1 per "Next puzzle"), whether it is
+    # shown, and on the page's own clock (performance.now(), ms) when it was first painted and
+    # when a press solved it (None: not yet).
+    board: int = 0
+    started: bool = False
+    shown_ms: float | None = None
+    solved_ms: float | None = None
+    presses: int = 0  # presses on this board, those a solved board ignores included
+
+    @property
+    def shown_to_solved_ms(self) -> float | None:
+        """The page's own time from the board first painted to the press that solved it."""
+        if self.shown_ms is None or self.solved_ms is None:
+            return None
+        return self.solved_ms - self.shown_ms
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
@@ -142,6 +161,9 @@ class PageOptions:
     - `strict_clicks`: a press acts at its pointerup, and only when its cell still shows the state
       its pointerdown saw: the second press of a pair whose pointerdown comes before the first's
       pointerup is dropped (counted in `PageState.dropped`), as the real page seems to do.
+    - `start_screen`: LinkedIn's flow: the board hidden behind a Start button until it is
+      pressed, the timer running from when the board shows, and a "Next puzzle" button that
+      shows another board without a page load (``POST /api/next``).
     """
 
     win_screen: str = "dialog"
@@ -155,6 +177,7 @@ class PageOptions:
     tooltip_ms: int = 0
     letters: bool = False
     strict_clicks: bool = False
+    start_screen: bool = False
 
     def __post_init__(self) -> None:
         if self.win_screen not in WIN_SCREENS:
@@ -169,7 +192,7 @@ class PageOptions:
         zoom = self.zoom
         if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not low <= zoom <= high:
             raise QueensError(f"zoom {zoom!r}: use a number from {low:g} to {high:g} (1 is 100%)")
-        for name in ("thin_borders", "buttons", "letters", "strict_clicks"):
+        for name in ("thin_borders", "buttons", "letters", "strict_clicks", "start_screen"):
             if not isinstance(getattr(self, name), bool):
                 raise QueensError(f"{name} {getattr(self, name)!r}: use True or False")
 
@@ -288,13 +311,17 @@ class PracticeServer(LoopbackServer):
         tooltip_ms: int = 0,
         letters: bool = False,
         strict_clicks: bool = False,
+        start_screen: bool = False,
+        next_puzzles: Sequence[Puzzle] = (),
     ) -> None:
         self.puzzle = puzzle
+        self.board = 0  # which board the page shows: +1 per "Next puzzle" (start_screen)
+        self.next_puzzles = list(next_puzzles)
         self.dark = dark
         self.options = PageOptions(
             win_screen=win_screen, win_delay_ms=win_delay_ms, drop_gap_ms=drop_gap_ms, busy_ms=busy_ms,
             thin_borders=thin_borders, zoom=zoom, buttons=buttons, input_mode=input_mode,
-            tooltip_ms=tooltip_ms, letters=letters, strict_clicks=strict_clicks,
+            tooltip_ms=tooltip_ms, letters=letters, strict_clicks=strict_clicks, start_screen=start_screen,
         )
         self.locked: tuple[Cell, ...] = tuple(sorted(set(puzzle.given if locked is None else locked)))
         for r, c in self.locked:
@@ -318,6 +345,7 @@ class PracticeServer(LoopbackServer):
         routes.post("/api/state", self._take_report)
         routes.post("/api/hint", self._hint)
         routes.post("/api/new", self._new_puzzle)
+        routes.post("/api/next", lambda request: json_response(self.next_board()))
         return routes
 
     def _hint(self, request: Request) -> Response:
@@ -387,6 +415,22 @@ class PracticeServer(LoopbackServer):
             self._page = ("", -1)
             self._changed.notify_all()
 
+    def next_board(self) -> dict[str, object]:
+        """The page's "Next puzzle": the next of `next_puzzles`, else a new one of this size
+        (a second or less up to 20x20); the page draws it in place. Returns its puzzle JSON."""
+        if self.next_puzzles:
+            puzzle = self.next_puzzles.pop(0)
+        else:
+            from solver.difficulty import random_seed
+            from solver.generate import generate_puzzle
+
+            puzzle = generate_puzzle(self.puzzle.n, self.puzzle.k, rng=random_seed(), rule=self.puzzle.rule)
+        with self._changed:
+            self.replace_puzzle(puzzle)
+            self.board += 1
+            self._state = replace(self._state, board=self.board, started=True)
+            return self.puzzle_json()
+
     def _take_report(self, request: Request) -> Response:
         state = self.record(parse_report(request.body))
         return json_response({"ok": True, "solved": state.solved})
@@ -444,6 +488,7 @@ class PracticeServer(LoopbackServer):
             "options": self.options.to_json(),
             "difficulties": [d.value for d in self.difficulties()],
             "grade": self.grade_json(),
+            "board": self.board,
         }
 
     def grade_json(self) -> dict[str, str] | None:
@@ -470,6 +515,8 @@ class PracticeServer(LoopbackServer):
         session = str(report.get("session", ""))
         seq = _int_field(report, "seq")
         with self._changed:
+            if "board" in report and _int_field(report, "board") != self.board:
+                return self._state  # about a board the page has since replaced
             last_session, last_seq = self._page
             if session == last_session and seq <= last_seq:
                 return self._state
@@ -482,6 +529,11 @@ class PracticeServer(LoopbackServer):
                 elapsed_ms=_int_field(report, "elapsed_ms"),
                 dropped=_int_field(report, "dropped"),
                 win_shown=report.get("win_shown", False) is True,
+                board=self.board,
+                started=report.get("started", True) is not False,
+                shown_ms=_ms_field(report, "shown_ms"),
+                solved_ms=_ms_field(report, "solved_ms"),
+                presses=_int_field(report, "presses"),
             )
             self._changed.notify_all()
             return self._state
@@ -518,3 +570,14 @@ def _int_field(report: dict[str, object], key: str) -> int:
     if isinstance(value, float) and not math.isfinite(value) or abs(value) > _MAX_COUNT:
         raise ValueError(f"{key} must be a number below 2**53")
     return int(value)
+
+
+def _ms_field(report: dict[str, object], key: str) -> float | None:
+    """A time on the page's clock (ms), or None when the page has none yet."""
+    value = report.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= _MAX_COUNT:
+        raise ValueError(f"{key} must be a time in ms from 0 to 2**53, or null")
+    return float(value)

@@ -156,6 +156,7 @@ function makeModel(data) {
 const DEFAULT_OPTIONS = {
   win_screen: "dialog", win_delay_ms: 0, drop_gap_ms: 0, busy_ms: 0, thin_borders: false, zoom: 1,
   buttons: false, input_mode: "pointer", tooltip_ms: 0, letters: false, strict_clicks: false,
+  start_screen: false,
 };
 
 class Game {
@@ -174,6 +175,10 @@ class Game {
     this.dropped = 0; // presses ignored because they came too soon after the last (drop_gap_ms)
     this.pending = []; // strict_clicks: presses down, not yet up: [{cell, seen}], oldest first
     this.lastPressAt = -Infinity; // event time of the last press taken
+    this.boardNumber = data.board || 0; // +1 per "Next puzzle" (start_screen)
+    this.started = !this.options.start_screen; // the board shows (start_screen: once Start is pressed)
+    this.shownAt = null; // performance.now() when the board was first painted (start_screen)
+    this.solvedAt = null; // the event time of the press that solved it
     this.win = new WinScreen(this, this.options);
     this.reporter = new Reporter(this);
     this.tooltip = new Tooltip(this);
@@ -336,11 +341,15 @@ class Game {
     banner.hidden = !solved;
     banner.textContent = solved ? `You win! Solved in ${formatTime(this.elapsedMs())}` : "";
     this.tick();
+    if (solved && this.playing && this.solvedAt === null) {
+      this.solvedAt = Number.isFinite(this.lastPressAt) ? this.lastPressAt : performance.now();
+    }
     if (solved && this.playing) this.win.schedule();
     if (!solved) this.win.hide();
   }
 
   elapsedMs() {
+    if (!this.started) return 0;
     if (this.frozenElapsed !== undefined) return this.frozenElapsed;
     return Math.round(performance.now() - this.startedAt);
   }
@@ -615,10 +624,100 @@ class Reporter {
       elapsed_ms: g.elapsedMs(),
       dropped: g.dropped,
       win_shown: g.win.shown,
+      board: g.boardNumber,
+      started: g.started,
+      shown_ms: g.shownAt,
+      solved_ms: g.solvedAt,
+      presses: g.presses || 0,
     });
-    fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true })
-      .catch(() => { /* no server (page opened as a file): play on regardless */ })
-      .finally(() => { this.busy = false; this.flush(); });
+    // Not `keepalive`: Chromium failed every keepalive fetch of a page after its first 170-290
+    // ("Failed to fetch", no connection made), which a page that shows board after board without
+    // a load reaches.
+    fetch("api/state", { method: "POST", headers: { "Content-Type": "application/json" }, body })
+      .then((res) => { if (!res.ok) throw new Error(`status ${res.status}`); this.failures = 0; this.reached = true; })
+      .catch(() => {
+        // A report lost (a busy server refusing the connection) would leave the server with an old board until the next change: the newest is sent
+        // again, sooner or later (no server at all, a page opened as a file: a few tries only).
+        this.failures = (this.failures || 0) + 1;
+        if (this.reached || this.failures <= 3) this.dirty = true;
+      })
+      .finally(() => {
+        this.busy = false;
+        if (!this.failures) return this.flush();
+        setTimeout(() => this.flush(), Math.min(1000, 25 * 2 ** this.failures));
+      });
+  }
+}
+
+// ---- LinkedIn's flow (start_screen): Start shows the board, "Next puzzle" the next one ----
+
+/** The board hidden behind a Start button until it is pressed, the clock running from when the
+ * board shows; "Next puzzle" (POST api/next) draws another board in place, without a page load.
+ * The page notes on its own clock when each board was first painted (`Game.shownAt`) and when a
+ * press solved it (`Game.solvedAt`), and reports both. */
+class StartScreen {
+  constructor(game) {
+    this.game = game;
+    this.wrap = game.boardEl.closest(".board-wrap");
+    // every press on the board counts, those a solved board ignores too: a test can tell that
+    // nothing clicked a board once it was solved
+    game.presses = 0;
+    game.boardEl.addEventListener("pointerdown", () => {
+      game.presses++;
+      if (game.solved) game.reporter.send(); // a press the game itself takes reports the board anyway
+    }, true);
+    if (!game.options.start_screen) return;
+    this.wrap.classList.add("waiting");
+    document.getElementById("start").addEventListener("click", () => this.start());
+    const next = document.getElementById("next-puzzle-now");
+    next.hidden = false;
+    next.addEventListener("click", () => this.next());
+  }
+
+  start() {
+    if (this.game.started) return;
+    this.wrap.classList.remove("waiting");
+    this.show();
+  }
+
+  /** The board is on from now: the clock starts, and the next frame is the one that paints it. */
+  show() {
+    const g = this.game;
+    g.started = true;
+    g.startedAt = performance.now();
+    g.tick();
+    g.reporter.send();
+    requestAnimationFrame(() => { g.shownAt = performance.now(); g.reporter.send(); });
+  }
+
+  async next() {
+    let data;
+    try {
+      data = await postJson("api/next", {});
+    } catch (_) {
+      return;
+    }
+    if (data.error) return;
+    const g = this.game;
+    g.win.hide();
+    g.setSolved(false);
+    g.playing = false;
+    g.model = makeModel(data);
+    g.cells = data.initial.join("").split("");
+    g.cellEls = drawBoard(g.model, g.boardEl);
+    g.history = [];
+    g.moves = 0;
+    g.drag = null;
+    g.boardNumber = data.board;
+    g.presses = 0;
+    g.shownAt = null;
+    g.solvedAt = null;
+    g.lastPressAt = -Infinity;
+    document.getElementById("puzzle-name").textContent = data.name ? data.name : `${data.n}×${data.n}`;
+    this.wrap.classList.remove("waiting");
+    g.refresh();
+    g.playing = true;
+    this.show();
   }
 }
 
@@ -715,6 +814,7 @@ function main() {
   const board = document.getElementById("board");
   const game = new Game(data, board);
   game.coach = new CoachPanel(game, data.difficulties || ["easy", "medium", "hard"]);
+  game.startScreen = new StartScreen(game);
   document.getElementById("tool-reset").addEventListener("click", () => game.clear());
   playByKeyboard(game);
   window.queensGame = game; // for people poking at the page from the devtools console
