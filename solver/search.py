@@ -175,12 +175,17 @@ TRIAL_DEPTH = -1
 EXPLAIN_TRIAL_DEPTH = 0
 
 # Failed-literal probing at the root (`probe`), for k >= PROBE_FROM_K: a search that has not
-# finished within PROBE_AFTER nodes starts again from a probed root (issue 34). Measured in one
-# process, interleaved (/tmp scripts, CPU ms; nodes count the probes and the search that gave
-# up): games/stars4-17-hard and 17-4-sample together (26 puzzles), mean/max nodes 339/1244 ->
-# 304/787, ms 199/761 -> 161/445; probing at once (no first search) 287/768 nodes, 153/384 ms,
-# but then it runs on the 21-5 boards that need a node or two (max 6 -> 8 ms). Two passes cost
-# more than they save (404/1099 nodes); after 50 or 200 nodes, less gained (168/436, 177/477 ms).
+# finished within PROBE_AFTER nodes starts again from a probed root (issue 34). Measured with
+# benchmarks/starbattle.py --before fadd280 (one process, interleaved; CPU ms mean/max, nodes
+# mean/max counting the probes and the search that gave up): games/stars4-17-hard 212/679 ->
+# 160/356 ms, 390/1244 -> 305/700 nodes (CaDiCaL 342/545 ms); 17-4-sample 108/312 -> 170/387 ms,
+# 167/515 -> 306/788 nodes (CaDiCaL 351/549): its trees of 73-109 nodes pay ~280 probes, and its
+# worst (515 nodes) loses only one cell to them. Other budgets (nodes before probing; the two 17x17
+# sets, two runs): at once 152/384 ms over both, 60 173-178/429-465 (hard set), 120 188-216/394-561,
+# 250 203-235/460-671. Also tried: two passes (404/1099 nodes), only cells in units with little
+# slack (the cells whose probes fail lie in roomy units: hard set 206/650 ms), tightest units
+# first or stopping after 40-80 quiet probes (within the noise, or worse), the trial's reach per
+# unit over the probes (no cell more), fewer rules a probe (fewer failures: 1,142 nodes max).
 # Not below k = 4: 14-3-hard within the noise, 10-2-expert 4.8 -> 5.4-8.1 ms mean.
 PROBE_FROM_K = 4
 PROBE_AFTER = 20
