@@ -18,13 +18,14 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from solver.errors import QueensError
 from solver.formats import format_puzzle
 from solver.generate import generate_puzzle
 from solver.search import search
 
-SEARCH_MODULE = sys.modules["solver.search"]  # `solver.search` is also the name of the function
+SEARCH_MODULE: Any = sys.modules["solver.search"]  # `solver.search` is also the name of the function
 
 
 @contextmanager
