@@ -10,6 +10,10 @@ answers are found (2 is enough to prove an answer unique).
 What one search learns as it goes: how often each unit held a contradiction (`_Tally.weights`),
 which breaks ties between equally tight units; and at each node what the rules' last calls left
 (`Memo.last_calls`), which each branch resumes from, so the rules look only at what it changed.
+
+For k >= 4 a search that does not finish within a few nodes starts again from a root probed
+cell by cell (`probe`: a candidate whose queen propagates to a contradiction goes): on the hard
+17x17 boards that takes the worst cases' nodes down by a third to a fiftieth.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from solver.board import bits
 from solver.branching import block_branch
-from solver.propagate import Board, Step, StepKind, board_of, place, propagate
+from solver.propagate import Board, State, Step, StepKind, board_of, fixed_point, place, propagate, rules_for
 from solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
 from solver.wording import band_text
 
@@ -55,12 +59,61 @@ def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
     `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
     """
     board = board_of(puzzle)
-    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH)
+    probing = board.k >= PROBE_FROM_K
+    tally = _Tally(len(board.units), limit, budget=PROBE_AFTER if probing else None, trial_depth=TRIAL_DEPTH)
     start = _start(board)
     if start is not None and limit > 0:
         _explore(board, start[0], start[1], tally, None, 0)
+        if probing and tally.count < limit and tally.nodes >= tally.budget:
+            tally = _search_probed(board, start, limit, tally.nodes)
     solution = Solution.of(cells_of(tally.first, board.n)) if tally.count else None
     return SearchResult(solution, tally.count, tally.nodes)
+
+
+def _search_probed(board: Board, start: State, limit: int, spent: int) -> _Tally:
+    """The search again from the start, its root first propagated and then probed (`probe`);
+    the tally counts the `spent` nodes of the search that gave up, and a node a probe."""
+    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH)
+    tally.nodes = spent + 1
+    board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
+    root = propagate(board, start[0], start[1])
+    if root is not None:
+        root, probes = probe(board, root[0], root[1])
+        tally.nodes += probes
+    if root is not None:
+        _explore(board, root[0], root[1], tally, None, 0)
+    return tally
+
+
+def probe(board: Board, cand: int, queens: int) -> tuple[State | None, int]:
+    """Failed-literal probing: put a queen on each candidate in turn and propagate; a candidate
+    whose queen leads to a contradiction can hold none, so it goes (and the state is propagated
+    again before the next probe). One pass over the candidates; returns the state (None: a
+    contradiction) and how many probes it took."""
+    rules = rules_for(board.k, search=True)
+    probes = 0
+    calls = board.memo.last_calls()  # each probe starts the rules from the probed state
+    for low in _cells(cand):
+        if not cand & low:
+            continue
+        probes += 1
+        board.memo.resume(calls)
+        state = place(board, cand, queens, low)
+        if state is not None and fixed_point(board, state[0], state[1], rules) is not None:
+            continue
+        board.memo.resume(calls)
+        state = propagate(board, cand & ~low, queens)
+        if state is None:
+            return None, probes
+        cand, queens = state
+        calls = board.memo.last_calls()
+    board.memo.resume(calls)
+    return (cand, queens), probes
+
+
+def _cells(mask: int) -> list[int]:
+    """The cells of `mask`, one bit each, lowest first."""
+    return [1 << i for i in bits(mask)]
 
 
 def search_board(
@@ -120,6 +173,22 @@ def explain(puzzle: Puzzle) -> list[Step]:
 # root unit, found by forcing each in turn, leaves 1,559.
 TRIAL_DEPTH = -1
 EXPLAIN_TRIAL_DEPTH = 0
+
+# Failed-literal probing at the root (`probe`), for k >= PROBE_FROM_K: a search that has not
+# finished within PROBE_AFTER nodes starts again from a probed root (issue 34). Measured with
+# benchmarks/starbattle.py --before fadd280 (one process, interleaved; CPU ms mean/max, nodes
+# mean/max counting the probes and the search that gave up): games/stars4-17-hard 212/679 ->
+# 160/356 ms, 390/1244 -> 305/700 nodes (CaDiCaL 342/545 ms); 17-4-sample 108/312 -> 170/387 ms,
+# 167/515 -> 306/788 nodes (CaDiCaL 351/549): its trees of 73-109 nodes pay ~280 probes, and its
+# worst (515 nodes) loses only one cell to them. Other budgets (nodes before probing; the two 17x17
+# sets, two runs): at once 152/384 ms over both, 60 173-178/429-465 (hard set), 120 188-216/394-561,
+# 250 203-235/460-671. Also tried: two passes (404/1099 nodes), only cells in units with little
+# slack (the cells whose probes fail lie in roomy units: hard set 206/650 ms), tightest units
+# first or stopping after 40-80 quiet probes (within the noise, or worse), the trial's reach per
+# unit over the probes (no cell more), fewer rules a probe (fewer failures: 1,142 nodes max).
+# Not below k = 4: 14-3-hard within the noise, 10-2-expert 4.8 -> 5.4-8.1 ms mean.
+PROBE_FROM_K = 4
+PROBE_AFTER = 20
 
 
 class _Tally:

@@ -487,3 +487,54 @@ def test_the_search_counts_cuts_from_four_stars():
     assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(3, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
+
+
+# --- failed-literal probing at the root (issue 34) -----------------------------------------------
+
+
+def test_probing_the_root_removes_cells_and_keeps_the_answer():
+    puzzle = read_puzzles(str(HARD_SET))[2]
+    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    board = board_of(puzzle)
+    root = propagate(board, (1 << puzzle.n**2) - 1, 0)
+    probed, probes = SEARCH_MODULE.probe(board, *root)
+    assert probes > 0 and probed is not None
+    cand, queens = probed
+    assert cand & ~root[0] == 0 and cand != root[0]  # cells went, none came back
+    assert queens & ~answer == 0 and answer & ~(cand | queens) == 0
+
+
+def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkeypatch):
+    puzzle = read_puzzles(str(HARD_SET))[2]
+    probed = search(puzzle, limit=2)
+    monkeypatch.setattr(SEARCH_MODULE, "PROBE_FROM_K", 99)
+    plain = search(puzzle, limit=2)
+    assert probed.count == plain.count == 1
+    assert probed.solution == plain.solution
+    assert probed.nodes < plain.nodes  # counting the probes and the search that gave up
+
+
+@contextmanager
+def probing_at_once() -> Iterator[None]:
+    """Probing from two stars up, after the first node: exercised on small boards."""
+    saved = SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER
+    SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = 2, 1
+    try:
+        yield
+    finally:
+        SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = saved
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), swaps=st.integers(0, 14))
+def test_probing_counts_what_brute_force_counts(seed, swaps):
+    with probing_at_once():
+        assert_two_star_count_matches_the_baseline(seed, swaps)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_probing_agrees_with_brute_force_on_grown_regions(seed):
+    puzzle = grown_two_star_puzzle(seed)
+    with probing_at_once():
+        assert search(puzzle, limit=3).count == baseline_count(puzzle, 3)[0]
