@@ -36,6 +36,7 @@ FAILING_JSON_COMMANDS = {
     "play queens": ["play", "queens", "--json", "--analyse", "/nonexistent/boards.txt"],
     "arena queens": ["arena", "queens", "--json", "--games", "0"],
     "arena amazons": ["arena", "amazons", "--json", "--games", "0"],
+    "watch": ["watch", "--json", "--display", ":987"],  # no X server there
 }
 
 
