@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PACKAGES := actuator autosolve capture solver twoplayer vision benchmarks
+PACKAGES := queens_autosolve benchmarks
 
 .PHONY: test demo bench bench-generate bench-live bench-stars lint system-deps clean
 

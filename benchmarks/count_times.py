@@ -23,9 +23,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from solver.formats import read_puzzles
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ROOT / ".venv" / "bin" / "queens-autosolve"

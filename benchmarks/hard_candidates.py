@@ -20,12 +20,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from solver.errors import QueensError
-from solver.formats import format_puzzle
-from solver.generate import generate_puzzle
-from solver.search import search
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.formats import format_puzzle
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import search
 
-SEARCH_MODULE: Any = sys.modules["solver.search"]  # `solver.search` is also the name of the function
+# `solver.search` is also the name of the function
+SEARCH_MODULE: Any = sys.modules["queens_autosolve.solver.search"]
 
 
 @contextmanager

@@ -17,9 +17,9 @@ import random
 import time
 from pathlib import Path
 
-from solver.formats import read_puzzles
-from solver.generate import generate_puzzle
-from solver.shapes import TABLE_HEAD, region_shapes, summarise
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.shapes import TABLE_HEAD, region_shapes, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT.parent / "shared" / "data" / "levels"

@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import solver.propagate as propagate
-from benchmarks import peers
-from benchmarks.peers import Answer
-from solver.formats import read_puzzles
-from solver.puzzle import Puzzle, is_solution
-from solver.search import search
+import queens_autosolve.solver.propagate as propagate
+from queens_autosolve.bench import peers
+from queens_autosolve.bench.peers import Answer
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.puzzle import Puzzle, is_solution
+from queens_autosolve.solver.search import search
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -109,7 +109,7 @@ def ours_with_confine(puzzle: Puzzle) -> Run:
 def ours_with_trials(depth: int) -> Solver:
     """Our solver running the `trial` rule at nodes down to `depth` (the search runs none)."""
     # looked up when run: --before swaps in the solver modules of another commit
-    search_module: Any = sys.modules["solver.search"]
+    search_module: Any = sys.modules["queens_autosolve.solver.search"]
 
     def run(puzzle: Puzzle) -> Run:
         saved = search_module.TRIAL_DEPTH
@@ -138,17 +138,21 @@ def solver_at(ref: str) -> Solver | None:
     without git."""
     texts = {}
     for name in SOLVER_MODULES:
-        try:
-            texts[name] = subprocess.run(["git", "show", f"{ref}:solver/{name}.py"], cwd=ROOT, check=True,
-                                         capture_output=True, text=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            continue
+        for path in (f"queens_autosolve/solver/{name}.py", f"solver/{name}.py"):  # after, before the move
+            try:
+                shown = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=ROOT, check=True,
+                                       capture_output=True, text=True).stdout
+            except (OSError, subprocess.CalledProcessError):
+                continue
+            texts[name] = shown.replace("from solver.", "from queens_autosolve.solver.")
+            break
     if "search" not in texts:
         return None
     loaded: list[str] = []
     for name, text in texts.items():
         for done in loaded:
-            text = text.replace(f"from solver.{done} import", f"from before_{ref}_{done} import")
+            text = text.replace(f"from queens_autosolve.solver.{done} import",
+                                f"from before_{ref}_{done} import")
         _load(f"before_{ref}_{name}", text)
         loaded.append(name)
     old_search = sys.modules[f"before_{ref}_search"]

@@ -32,14 +32,12 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from queens_autosolve.pages.two_player import GameServer
+from queens_autosolve.twoplayer import queens_game
+from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard
+from queens_autosolve.twoplayer.queens_split import processes_available
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from autosolve.web.game import GameServer  # noqa: E402
-from twoplayer import queens_game  # noqa: E402
-from twoplayer.queens_game import QUEENS_AIS, QueensBoard  # noqa: E402
-from twoplayer.queens_split import processes_available  # noqa: E402
-
 BEFORE = "0fe93c5"
 
 
@@ -108,31 +106,41 @@ def api_latency(server: GameServer, n: int, mode: str, level: str, games: int) -
 # The modules of the Queens Game engine, imports first; older commits lack some (0fe93c5 held it
 # all in queens_game.py).
 ENGINE_MODULES = ("queens_board", "queens_solver", "queens_players", "queens_game")
+TODAY = "queens_autosolve.twoplayer"  # the package's name since the product took one namespace
+
+
+def show_at(ref: str, name: str) -> str | None:
+    """twoplayer/`name`.py at `ref` (where it was before or after the namespace move), its
+    imports of the package under today's name; None when the module did not exist then."""
+    for path in (f"queens_autosolve/twoplayer/{name}.py", f"twoplayer/{name}.py"):
+        shown = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        if shown.returncode == 0:
+            return shown.stdout.replace("from twoplayer.", f"from {TODAY}.")
+    return None
 
 
 def load_engine(ref: str) -> types.ModuleType:
     """twoplayer/queens_game.py as it was at git `ref`, as a module of its own, importing the
     board, solver and players of `ref` too (not today's: `from twoplayer.queens_solver import`
     inside it would otherwise bind the working tree's solver)."""
-    saved = {name: sys.modules.get(f"twoplayer.{name}") for name in ENGINE_MODULES}
+    saved = {name: sys.modules.get(f"{TODAY}.{name}") for name in ENGINE_MODULES}
     module = types.ModuleType(f"queens_game_{ref}")
     try:
         for name in ENGINE_MODULES:
-            shown = subprocess.run(["git", "show", f"{ref}:twoplayer/{name}.py"], cwd=ROOT,
-                                   capture_output=True, text=True)
-            if shown.returncode:
+            shown = show_at(ref, name)
+            if shown is None:
                 continue  # not at that commit
             module = types.ModuleType(f"{name}_{ref}")
             module.__dict__["__name__"] = module.__name__
             sys.modules[module.__name__] = module  # dataclasses look their module up
-            sys.modules[f"twoplayer.{name}"] = module  # what the later modules of `ref` import
-            exec(compile(shown.stdout, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)  # noqa: S102
+            sys.modules[f"{TODAY}.{name}"] = module  # what the later modules of `ref` import
+            exec(compile(shown, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)  # noqa: S102
     finally:
         for name, today in saved.items():
             if today is None:
-                sys.modules.pop(f"twoplayer.{name}", None)
+                sys.modules.pop(f"{TODAY}.{name}", None)
             else:
-                sys.modules[f"twoplayer.{name}"] = today
+                sys.modules[f"{TODAY}.{name}"] = today
     return module  # queens_game, loaded last
 
 

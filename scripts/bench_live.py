@@ -34,15 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
 
-from autosolve.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
-from autosolve.mutter import HeadlessMutter, wait_for_board_on_gnome
-from autosolve.pipeline import STAGES
-from autosolve.practice.server import PracticeServer
-from autosolve.sway import Sway
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
+from queens_autosolve.autosolve.pipeline import STAGES
+from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
+from queens_autosolve.pages.mutter import HeadlessMutter, wait_for_board_on_gnome
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.sway import Sway
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
 
-PACKAGES = ("actuator", "autosolve", "capture", "solver", "vision")
+PACKAGES = ("queens_autosolve",)
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Stage:
     desktop: str = "x11"  # what `run --desktop` is told
 
     def command(self) -> tuple[list[str], dict[str, str] | None]:
-        base = [sys.executable, "-m", "autosolve", "run", "--json"]
+        base = [sys.executable, "-m", "queens_autosolve", "run", "--json"]
         if self.wayland is None:
             return [*base, "--display", self.display], None
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}

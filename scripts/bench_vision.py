@@ -30,10 +30,10 @@ import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 from render import render_board  # noqa: E402
 
-from capture import load_image  # noqa: E402
-from solver.puzzle import Puzzle  # noqa: E402
-from solver.regions import random_regions  # noqa: E402
-from vision import BoardNotFound, read_board, read_image  # noqa: E402
+from queens_autosolve.capture import load_image  # noqa: E402
+from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
+from queens_autosolve.solver.regions import random_regions  # noqa: E402
+from queens_autosolve.vision import BoardNotFound, read_board, read_image  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 
@@ -57,7 +57,7 @@ def report(what: str, read: Callable[[], object], repeat: int) -> None:
 
 FIRST_READ = """
 import time
-from vision import read_board
+from queens_autosolve.vision import read_board
 from render import render_board
 board = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."], cell=56)
 for _ in range(2):

@@ -39,10 +39,10 @@ from render import (  # noqa: E402
     render_board_lines,
 )
 
-from capture import load_image  # noqa: E402
-from solver.puzzle import Puzzle  # noqa: E402
-from solver.regions import random_regions  # noqa: E402
-from vision import CONFIDENT, BoardNotFound, BoardReading, read_board  # noqa: E402
+from queens_autosolve.capture import load_image  # noqa: E402
+from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
+from queens_autosolve.solver.regions import random_regions  # noqa: E402
+from queens_autosolve.vision import CONFIDENT, BoardNotFound, BoardReading, read_board  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 TOOLTIP_COLOURS = ((40, 40, 40), (255, 255, 255), (255, 243, 176), (10, 102, 194))

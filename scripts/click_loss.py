@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/
 
 from desktops import Firefox, Openbox  # noqa: E402
 
-from autosolve.browser import Chromium, Xvfb, wait_for_board  # noqa: E402
-from autosolve.practice.server import PracticeServer, PracticeTimeout  # noqa: E402
-from capture.x11 import load_pyautogui  # noqa: E402
-from solver.generate import generate_puzzle  # noqa: E402
-from solver.puzzle import Cell, Puzzle  # noqa: E402
-from solver.search import solve  # noqa: E402
+from queens_autosolve.capture.x11 import load_pyautogui  # noqa: E402
+from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board  # noqa: E402
+from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout  # noqa: E402
+from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
+from queens_autosolve.solver.puzzle import Cell, Puzzle  # noqa: E402
+from queens_autosolve.solver.search import solve  # noqa: E402
 
 SCREEN = (1920, 1200)
 OFFSET = (300, 120)  # where the decorated browser window is moved, as on a real desktop
@@ -185,7 +185,7 @@ class Stage:
 
     def centres(self, n: int) -> dict[Cell, tuple[int, int]]:
         """Where each cell is on screen now (read again each run: a reload may move the page)."""
-        from vision import read_board
+        from queens_autosolve.vision import read_board
 
         _, frame = wait_for_board(self.display, n, chromium=self.browser)
         reading = read_board(frame.rgb)

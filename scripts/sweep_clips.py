@@ -30,12 +30,12 @@ import numpy as np  # noqa: E402
 import render  # noqa: E402
 from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
 
-from capture import load_image  # noqa: E402
-from solver.generate import generate_puzzle  # noqa: E402
-from solver.puzzle import Puzzle  # noqa: E402
-from vision import BoardNotFound, read_board  # noqa: E402
-from vision.locate import locate  # noqa: E402
-from vision.shades import shades_of  # noqa: E402
+from queens_autosolve.capture import load_image  # noqa: E402
+from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
+from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
+from queens_autosolve.vision import BoardNotFound, read_board  # noqa: E402
+from queens_autosolve.vision.locate import locate  # noqa: E402
+from queens_autosolve.vision.shades import shades_of  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
@@ -139,7 +139,7 @@ def sweep_screens(quick: bool) -> Counter:
         except BoardNotFound:
             lattice = None
         if lattice is None:  # refused whole (a crop that cuts the board): cut along a fitted grid
-            from vision.locate import find_blobs, fit_lattice, light_mask, main_board
+            from queens_autosolve.vision.locate import find_blobs, fit_lattice, light_mask, main_board
             mask = light_mask(shades_of(rgb))
             blobs = find_blobs(mask)
             lattice = fit_lattice(blobs, main_board(blobs), mask)

@@ -26,7 +26,7 @@ from types import ModuleType
 import pytest
 from desktops import FIREFOX_NAMES, Firefox, Openbox
 
-from autosolve.browser import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_window
+from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_window
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -194,7 +194,7 @@ def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
     """Every button press and release this process sends through pyautogui, recorded (and still
     sent). A test that says nothing was clicked checks it here, where a click would start, with
     no waiting."""
-    from capture.x11 import load_pyautogui
+    from queens_autosolve.capture.x11 import load_pyautogui
 
     backend = load_pyautogui(xvfb.display).platformModule  # type: ignore[attr-defined]
     sent: list[SentClick] = []

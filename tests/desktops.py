@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autosolve.browser import Browser, MissingTool, StageError, stop_process
+from queens_autosolve.pages.browser import Browser, MissingTool, StageError, stop_process
 
 if TYPE_CHECKING:
-    from capture import WindowRecord
+    from queens_autosolve.capture import WindowRecord
 
 FIREFOX_NAMES = ("firefox", "firefox-esr")
 APT_FIREFOX = "sudo apt-get update && sudo apt-get install -y firefox-esr"
@@ -163,7 +163,7 @@ class Firefox(Browser):
 
     def _window(self) -> WindowRecord:
         """This Firefox's viewable main window."""
-        from capture import Desktop
+        from queens_autosolve.capture import Desktop
 
         deadline = time.monotonic() + 30
         with Desktop(self.display) as desktop:
@@ -177,7 +177,7 @@ class Firefox(Browser):
 
     def _title_turns(self, window: WindowRecord, done: Callable[[str], bool], timeout: float) -> str | None:
         """The title of `window` once it is `done`, within `timeout` seconds; else None."""
-        from capture import Desktop
+        from queens_autosolve.capture import Desktop
 
         deadline = time.monotonic() + timeout
         with Desktop(self.display) as desktop:
@@ -199,7 +199,7 @@ class Firefox(Browser):
 def window_manager_runs(display: str) -> bool:
     """Whether a window manager manages `display` (it has set _NET_SUPPORTING_WM_CHECK on the root
     window, as openbox does once it has started)."""
-    from capture.x11_windows import open_display
+    from queens_autosolve.capture.x11_windows import open_display
 
     connection = open_display(display)
     try:

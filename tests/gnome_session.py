@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from conftest import require_tool
 from live import _open_until_it_reports
 
-from autosolve.browser import CHROMIUM_WAYLAND, Chromium
-from autosolve.mutter import HeadlessMutter, missing_programs, wait_for_board_on_gnome
-from autosolve.practice.server import PracticeServer
-from capture.models import Frame
-from solver.puzzle import Puzzle
+from queens_autosolve.capture.models import Frame
+from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium
+from queens_autosolve.pages.mutter import HeadlessMutter, missing_programs, wait_for_board_on_gnome
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.puzzle import Puzzle
 
 
 @dataclass
@@ -63,7 +63,7 @@ def page_on_gnome(stage: GnomeStage, puzzle: Puzzle,
 
 
 def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "autosolve", *args]
+    return [sys.executable, "-m", "queens_autosolve", *args]
 
 
 def run_in(stage: GnomeStage, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

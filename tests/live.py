@@ -19,12 +19,12 @@ from types import ModuleType
 import numpy as np
 from conftest import OFFSET, require_tool
 
-from autosolve.browser import Browser, Chromium, wait_for_board, wait_for_window
-from autosolve.practice.server import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
-from capture import Desktop, Rect, WindowRecord
-from solver.errors import QueensError
-from solver.puzzle import Cell, Puzzle
-from solver.search import search
+from queens_autosolve.capture import Desktop, Rect, WindowRecord
+from queens_autosolve.pages.browser import Browser, Chromium, wait_for_board, wait_for_window
+from queens_autosolve.pages.practice import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.puzzle import Cell, Puzzle
+from queens_autosolve.solver.search import search
 
 # A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -149,8 +149,8 @@ def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str
 def shows_cells(display: str) -> bool:
     """Whether the Queens window on `display` shows a grid of cells, whole or cut off (a new
     window can report its frames drawn before the X server shows them)."""
-    from capture import Desktop
-    from vision import BoardCutOff, BoardNotFound, read_board
+    from queens_autosolve.capture import Desktop
+    from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
 
     with Desktop(display) as desktop:
         frame = desktop.grab_window(desktop.find_window())
@@ -216,7 +216,7 @@ def _shows_board(browser: Browser) -> bool:
 
 def grab(browser: Browser) -> tuple[np.ndarray, tuple[int, int]]:
     """The Queens window's pixels (RGB) and the screen position of its top-left pixel."""
-    from capture import Desktop
+    from queens_autosolve.capture import Desktop
 
     with Desktop(browser.display) as desktop:
         frame = desktop.grab_window(desktop.find_window("Queens"))
@@ -251,7 +251,7 @@ def cell_centre(
 
 def clicker(browser: Browser) -> ModuleType:
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from capture.x11 import load_pyautogui
+    from queens_autosolve.capture.x11 import load_pyautogui
 
     gui = load_pyautogui(browser.display)
     gui.PAUSE = 0
@@ -291,7 +291,8 @@ def start_run(display: str, *args: str, delay: str = DELAY) -> subprocess.Popen[
     """`queens-autosolve run` (`delay` s between clicks: slow) on `display`, as from a terminal."""
     env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
     env["DISPLAY"] = display
-    return subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", delay, *args], env=env,
+    return subprocess.Popen([sys.executable, "-m", "queens_autosolve",
+                             "run", "--delay", delay, *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -321,7 +322,7 @@ def run_changed_under(
 
 
 def board_rect(desktop: Desktop, window: WindowRecord) -> Rect:
-    from autosolve import pipeline
+    from queens_autosolve.autosolve import pipeline
 
     frame = pipeline.grab(desktop, window)
     return pipeline.board_on_screen(frame, pipeline.read(frame))
@@ -403,7 +404,7 @@ def run_with_the_pointer_on_the_board(
     middle cell until its tooltip is up, then run the tool as from a terminal."""
     import json
 
-    from autosolve import pipeline
+    from queens_autosolve.autosolve import pipeline
 
     with (practice_page(browser, puzzle, tooltip_ms=TOOLTIP_MS, **page_options) as server,  # type: ignore[arg-type]
           Desktop(display) as desktop):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from solver.puzzle import Cell, Puzzle, Solution, is_solution
+from queens_autosolve.solver.puzzle import Cell, Puzzle, Solution, is_solution
 
 
 def find_solutions(puzzle: Puzzle, limit: int = 2) -> list[Solution]:

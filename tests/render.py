@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 import cv2
 import numpy as np
 
-from solver.puzzle import Cell
+from queens_autosolve.solver.puzzle import Cell
 
 PALETTE = (
     "#BBA3E2", "#FFC992", "#96BEFF", "#B3DFA0", "#DFDFDF", "#FF7B60", "#E6F388", "#B9B29E", "#DFA0BF",

@@ -10,12 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actuator.clicker import click_plan
-from actuator.errors import ClickOutsideBoard, UnsafeToClick
-from actuator.plan import Click, ClickPlan, plan_clicks
-from actuator.safety import check_certain, check_not_covered, check_unique, check_window_unchanged
-from capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
-from vision.reading import CellState
+from queens_autosolve.actuator.clicker import click_plan
+from queens_autosolve.actuator.errors import ClickOutsideBoard, UnsafeToClick
+from queens_autosolve.actuator.plan import Click, ClickPlan, plan_clicks
+from queens_autosolve.actuator.safety import (
+    check_certain,
+    check_not_covered,
+    check_unique,
+    check_window_unchanged,
+)
+from queens_autosolve.capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
+from queens_autosolve.vision.reading import CellState
 
 CELL = 40  # px per cell in the fake readings below
 # A 4x4 answer (one queen per row and column, none touching).

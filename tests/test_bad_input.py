@@ -1,4 +1,4 @@
-"""Bad, huge or endless input through the real CLI (`python -m autosolve` in a subprocess): one
+"""Bad, huge or endless input through the real CLI (`python -m queens_autosolve` in a subprocess): one
 line on stderr and exit status 2, never a traceback, and never unbounded work."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twoplayer.arena import MatchResult, elo_text_of
+from queens_autosolve.twoplayer.arena import MatchResult, elo_text_of
 
 BIG = "1" * 5000  # past int()'s 4300-digit limit
 EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"
@@ -23,9 +23,10 @@ EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"
 def cli(
     *args: str, redirect: str = "", stdin: str | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess:
-    """Run ``python -m autosolve ARGS REDIRECT`` through the shell (so that ``0<&-`` and
+    """Run ``python -m queens_autosolve ARGS REDIRECT`` through the shell (so that ``0<&-`` and
     ``> /dev/full`` mean what they do for a user)."""
-    command = shlex.join([sys.executable, "-m", "autosolve", *args]) + (" " + redirect if redirect else "")
+    command = shlex.join([sys.executable, "-m", "queens_autosolve",
+                          *args]) + (" " + redirect if redirect else "")
     return subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, text=True, timeout=timeout,
                           cwd=Path(__file__).resolve().parents[1])
 
@@ -269,7 +270,7 @@ def test_detect_debug_draws_a_successful_reading(tmp_path):
 def test_a_console_with_closed_input_ends_the_game_quietly(monkeypatch):
     import io
 
-    from twoplayer.terminal import Console, QuitGame
+    from queens_autosolve.twoplayer.terminal import Console, QuitGame
 
     closed = io.StringIO("r1c1\n")
     closed.close()
@@ -282,7 +283,7 @@ def test_a_console_with_closed_input_ends_the_game_quietly(monkeypatch):
 def test_time_limit_stops_pure_python_work_and_names_the_step():
     import time
 
-    from autosolve.cli import Stopped, time_limit
+    from queens_autosolve.autosolve.cli import Stopped, time_limit
 
     stopped = pytest.raises(Stopped, match=r"stopped after 0.2 s: counting sheep; raise --timeout")
     with stopped, time_limit(0.2, "starting") as work, work.step("counting sheep"):
@@ -333,16 +334,16 @@ def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, f
 def test_the_flag_modules_doctest_holds():
     import doctest
 
-    import autosolve.flags
+    from queens_autosolve.autosolve import flags
 
-    failures, tried = doctest.testmod(autosolve.flags)
+    failures, tried = doctest.testmod(flags)
     assert failures == 0 and tried > 0
 
 
 def test_the_flag_types_take_the_edges_of_their_ranges():
     import argparse
 
-    from autosolve.flags import DELAY, MAX_SECONDS, POSITIVE_SECONDS, TIMEOUT
+    from queens_autosolve.autosolve.flags import DELAY, MAX_SECONDS, POSITIVE_SECONDS, TIMEOUT
 
     assert TIMEOUT("0") == 0.0 and TIMEOUT(str(MAX_SECONDS)) == MAX_SECONDS and DELAY("60") == 60.0
     for kind, text in [(TIMEOUT, "-0.5"), (TIMEOUT, "1000001"), (POSITIVE_SECONDS, "0"), (DELAY, "60.01"),
@@ -355,7 +356,7 @@ def test_the_flag_types_take_the_edges_of_their_ranges():
 
 
 def test_ctrl_c_while_the_command_is_still_importing_is_interrupted_and_130(monkeypatch, capsys):
-    from autosolve import cli
+    from queens_autosolve.autosolve import cli
 
     def interrupted_import(command: str | None = None) -> None:
         raise KeyboardInterrupt  # as importlib raised it in the first ~50 ms of `solve big.txt`
@@ -369,7 +370,7 @@ def test_ctrl_c_while_the_command_is_still_importing_is_interrupted_and_130(monk
 def test_ctrl_c_while_a_command_module_is_imported_is_one_line_through_the_real_entry_point():
     # The signal arrives inside importlib, as it did in the first ~50 ms of `solve big.txt`.
     # (Before that, during the interpreter's own start-up, Python itself reports it: out of reach.)
-    code = ("import importlib, os, signal, sys; from autosolve import cli\n"
+    code = ("import importlib, os, signal, sys; from queens_autosolve.autosolve import cli\n"
             "real = importlib.import_module\n"
             "def interrupted(name, *more):\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -404,7 +405,7 @@ def test_generate_stops_at_its_timeout_on_an_out_pipe_nobody_reads(fifo):
 
 
 def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_timeout(tmp_path):
-    from solver.formats import parse_puzzles
+    from queens_autosolve.solver.formats import parse_puzzles
 
     for out in (None, tmp_path / "out.txt"):
         where = ["--out", str(out)] if out else []
@@ -436,7 +437,8 @@ def test_generate_stops_at_its_timeout_when_the_pipe_it_writes_to_is_not_read():
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # full after about 90 puzzles
     try:
-        process = subprocess.Popen([sys.executable, "-m", "autosolve", "generate", "--size", "5", "--count",
+        process = subprocess.Popen([sys.executable, "-m", "queens_autosolve",
+                                    "generate", "--size", "5", "--count",
                                     "1000000000", "--seed", "1", "--timeout", "1"],
                                    stdout=write_end, stderr=subprocess.PIPE, text=True,
                                    cwd=Path(__file__).resolve().parents[1])

@@ -7,14 +7,17 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from autosolve.cli import main
-from benchmarks import peers, solve_report, solve_times
-from benchmarks.peers import INSTALL, PEERS, Answer, Peer
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.bench import peers
+from queens_autosolve.bench import report as solve_report
+from queens_autosolve.bench import times as solve_times
+from queens_autosolve.bench.peers import INSTALL, PEERS, Answer, Peer
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 UNIQUE = {
     "4x4": Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"]),
@@ -32,6 +35,8 @@ NOT_UNIQUE = {
     "2x2 (no answer)": (Puzzle.from_rows(["AB", "CD"]), 0),
 }
 FILE = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n\n# stripes n=4 solutionsCount=2\nAAAA\nBBBB\nCCCC\nDDDD\n"
+
+ROOT = Path(__file__).resolve().parents[1]  # the checkout, installed editable
 
 
 def installed(peer: Peer) -> Peer:
@@ -90,7 +95,7 @@ def test_missing_peers_are_named_with_the_install_command(without_extra):
     assert [p.name for p in ready] == ["propagation"]
     assert {p.name for p in missing} == {"CP-SAT", "SAT"}
     line = peers.skipped_text(missing)
-    assert "\n" not in line and "pip install -e '.[bench]'" in line
+    assert "\n" not in line and line.endswith(f"to add them: pip install -e '{ROOT}[bench]'")
     assert "ortools" in line and "python-sat" in line
 
 
@@ -180,7 +185,8 @@ def test_ctrl_c_after_a_cp_sat_solve_is_still_a_keyboard_interrupt():
     import subprocess
 
     installed(by_name("CP-SAT"))
-    code = ("import os, signal, time; from benchmarks import peers; from solver.puzzle import Puzzle\n"
+    code = ("import os, signal, time; from queens_autosolve.bench import peers\n"
+            "from queens_autosolve.solver.puzzle import Puzzle\n"
             "peers.cp_sat(Puzzle.from_rows(['ABBB', 'ABCC', 'DDCC', 'DDDD']))\n"
             "try:\n    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
             "except KeyboardInterrupt:\n    print('interrupted')\n")
@@ -196,7 +202,8 @@ def test_ctrl_c_in_bench_after_the_peers_warmed_up_is_interrupted_and_130(tmp_pa
     path.write_text(FILE)
     # The signal comes once CP-SAT has solved (bench warms every peer up first), as a user's Ctrl-C would.
     code = ("import os, signal, sys, time\n"
-            "import autosolve.commands.bench as bench; from autosolve import cli\n"
+            "from queens_autosolve.autosolve import cli\n"
+            "from queens_autosolve.autosolve.commands import bench\n"
             "def interrupted(*args, **kwargs):\n"
             "    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
             "bench.bench_file = interrupted\n"

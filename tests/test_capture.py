@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from live import xmessage
 
-from capture import (
+from queens_autosolve.capture import (
     CaptureError,
     Desktop,
     Frame,
@@ -28,7 +28,7 @@ from capture import (
     load_image,
     rank_windows,
 )
-from capture.x11_windows import display_name
+from queens_autosolve.capture.x11_windows import display_name
 
 CHROMIUM = ("chromium (/tmp/profile)", "Chromium")
 
@@ -192,7 +192,7 @@ def test_unreachable_display_is_a_no_display_error():
 def test_cli_without_x_exits_2_with_one_line(env, words):
     session = ("DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE")
     clean = {k: v for k, v in os.environ.items() if k not in session}
-    done = subprocess.run([sys.executable, "-m", "autosolve", "--dry-run"], env={**clean, **env},
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", "--dry-run"], env={**clean, **env},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -209,7 +209,7 @@ BLUE_PAGE = "data:text/html," + urllib.parse.quote(
 @pytest.fixture(scope="module")
 def blue_page(shared_browser):
     """The shared Chromium showing a plain blue page titled Queens, for this module's tests."""
-    from autosolve.browser import wait_for_window
+    from queens_autosolve.pages.browser import wait_for_window
 
     shared_browser.open(BLUE_PAGE)
     try:

@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from autosolve.cli import COMMANDS, build_parser, main
+from queens_autosolve.autosolve.cli import COMMANDS, build_parser, main
 
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_subcommand_is_written_and_registers(name):
-    module = importlib.import_module(f"autosolve.commands.{name}")
+    module = importlib.import_module(f"queens_autosolve.autosolve.commands.{name}")
     assert callable(module.register)
     args = build_parser().parse_args([name, *_minimal_args(name)])
     assert callable(args.func)
@@ -24,9 +24,9 @@ def test_the_commands_listed_are_the_modules_written_and_the_parser_offers_them_
     import argparse
     import pkgutil
 
-    import autosolve.commands
+    from queens_autosolve.autosolve import commands
 
-    written = {module.name for module in pkgutil.iter_modules(autosolve.commands.__path__)}
+    written = {module.name for module in pkgutil.iter_modules(commands.__path__)}
     assert written == set(COMMANDS)
     subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     assert list(subparsers.choices) == list(COMMANDS)
@@ -60,16 +60,17 @@ def test_missing_puzzle_file_is_one_line_and_status_2(capsys, tmp_path):
 
 
 def test_console_script_runs_as_a_module():
-    done = subprocess.run([sys.executable, "-m", "autosolve", "--version"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve",
+                           "--version"], capture_output=True, text=True)
     assert done.returncode == 0
     assert done.stdout.startswith("queens-autosolve ")
 
 
 def test_a_subcommand_imports_only_its_own_stage():
     code = (
-        "import sys; from autosolve.cli import main; main(['solve', '--count', "
+        "import sys; from queens_autosolve.autosolve.cli import main; main(['solve', '--count', "
         "'https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk']); "
-        "print('cv2' in sys.modules, 'twoplayer' in sys.modules)"
+        "print('cv2' in sys.modules, 'queens_autosolve.twoplayer' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -81,7 +82,7 @@ def test_the_command_asks_openblas_for_one_thread_unless_the_user_chose(given, s
     """The setting only works if numpy is imported after it: importing the CLI must not import
     numpy, and the installed command sets it before main runs (the user's own value wins)."""
     code = (
-        "import os, sys; from autosolve import cli; assert 'numpy' not in sys.modules; "
+        "import os, sys; from queens_autosolve.autosolve import cli; assert 'numpy' not in sys.modules; "
         "cli.main = lambda: print(os.environ.get('OPENBLAS_NUM_THREADS')) or 0; cli.entry()"
     )
     env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}

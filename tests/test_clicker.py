@@ -7,13 +7,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from capture import Desktop
-from capture.x11 import load_pyautogui
+from queens_autosolve.capture import Desktop
+from queens_autosolve.capture.x11 import load_pyautogui
 
 SHARED_AT_IMPORT = """
 import Xlib.display
-from capture.x11 import load_pyautogui
-from capture import Desktop
+from queens_autosolve.capture.x11 import load_pyautogui
+from queens_autosolve.capture import Desktop
 real = Xlib.display.Display
 with Desktop({display!r}) as desktop:
     gui = load_pyautogui(desktop.name, desktop.display)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from actuator.clicker import MAX_GAP, WM_PAIR_GAP, Pace
-from autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
-from autosolve.onscreen import cut_advice, edges_touched, not_visible_message
-from autosolve.pipeline import park_point
-from capture import Frame, FrameSource, Rect, WindowRecord
-from vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
-from vision.recheck import Recheck
+from queens_autosolve.actuator.clicker import MAX_GAP, WM_PAIR_GAP, Pace
+from queens_autosolve.autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
+from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible_message
+from queens_autosolve.autosolve.pipeline import park_point
+from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
+from queens_autosolve.vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
+from queens_autosolve.vision.recheck import Recheck
 
 E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
 
@@ -119,8 +119,8 @@ def test_cut_advice_with_two_edges_lists_both():
 
 
 def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_clicked():
-    from actuator.errors import UnsafeToClick
-    from autosolve.pipeline import stopped_after
+    from queens_autosolve.actuator.errors import UnsafeToClick
+    from queens_autosolve.autosolve.pipeline import stopped_after
 
     exc = UnsafeToClick("the board reading is uncertain (confidence 0.50); nothing was clicked; run again")
     text = stopped_after(exc, 18, 1, ("r3c9 should hold a queen but shows 'x'",))
@@ -129,11 +129,11 @@ def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_cl
 
 
 def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
-    from actuator.errors import UnsafeToClick
-    from autosolve.pipeline import check_solvable, solve
-    from solver.puzzle import Puzzle
-    from solver.search import search
-    from vision import BoardReading
+    from queens_autosolve.actuator.errors import UnsafeToClick
+    from queens_autosolve.autosolve.pipeline import check_solvable, solve
+    from queens_autosolve.solver.puzzle import Puzzle
+    from queens_autosolve.solver.search import search
+    from queens_autosolve.vision import BoardReading
 
     puzzle = Puzzle.from_rows(["AAAAA", "BBBBB", "CCCCC", "DDDDD", "EEEEE"])  # rows as regions
     count = search(puzzle, limit=100).count
@@ -201,7 +201,7 @@ class ScriptedPage:
 
 
 def scrolled(page: ScriptedPage) -> int | None:
-    from autosolve.onscreen import _scrolled_grab
+    from queens_autosolve.autosolve.onscreen import _scrolled_grab
 
     window = object()  # the scripted page shows one window
     before = page.grab_window(window)
@@ -217,7 +217,7 @@ def test_a_scroll_drawn_late_and_in_stalls_is_waited_out_to_its_end():
 
 
 def test_a_clock_changing_on_the_page_neither_counts_as_the_scroll_nor_keeps_it_from_rest(monkeypatch):
-    from autosolve import onscreen
+    from queens_autosolve.autosolve import onscreen
 
     monkeypatch.setattr(onscreen, "SCROLL_RESPONSE", 0.3)
     assert scrolled(ScriptedPage([(0.0, 0)], tick_rows=5)) is None

@@ -9,8 +9,8 @@ import json
 import pytest
 from conftest import shared_path
 
-from autosolve.cli import main
-from solver.coach import (
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.solver.coach import (
     UNKNOWN_TIER,
     Coach,
     CoachError,
@@ -21,10 +21,10 @@ from solver.coach import (
     hint_sequence,
     tier_of,
 )
-from solver.formats import read_puzzles
-from solver.propagate import Step, StepKind, board_of
-from solver.puzzle import Puzzle, cell_name, mask_of
-from solver.search import explain, search_board, solve
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.propagate import Step, StepKind, board_of
+from queens_autosolve.solver.puzzle import Puzzle, cell_name, mask_of
+from queens_autosolve.solver.search import explain, search_board, solve
 
 LINKEDIN = ("linkedin-official.txt", "linkedin-bonus.txt", "linkedin-2026.txt")
 
@@ -241,7 +241,7 @@ def test_hint_image_names_the_wrong_queen(capsys, board_image):
 def test_hint_image_json_gives_the_step_the_engine_gives(capsys, board_image):
     from render import PALETTE, hex_rgb
 
-    from vision.colour_names import region_colour_names
+    from queens_autosolve.vision.colour_names import region_colour_names
 
     puzzle = level(2)
     names = region_colour_names([hex_rgb(PALETTE[g]) for g in range(puzzle.region_count)])
@@ -306,7 +306,7 @@ def test_bench_prints_the_grade_distribution_per_file(capsys, tmp_path):
 
 
 def test_hint_on_a_real_screenshot_gives_a_sound_step(capsys):
-    from vision import read_image
+    from queens_autosolve.vision import read_image
 
     path = str(shared_path("screens", "an21p__data_0_input.png"))
     assert main(["hint", "--image", path, "--json"]) == 0

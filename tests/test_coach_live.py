@@ -12,12 +12,12 @@ import sys
 import pytest
 from live import practice_page
 
-from autosolve.coach import hint
-from autosolve.pipeline import Source
-from solver.coach import Position, hint_sequence
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import solve
+from queens_autosolve.autosolve.coach import hint
+from queens_autosolve.autosolve.pipeline import Source
+from queens_autosolve.solver.coach import Position, hint_sequence
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import solve
 
 pytestmark = pytest.mark.e2e
 
@@ -41,7 +41,8 @@ def test_hint_apply_puts_the_x_marks_where_the_step_said(browser, xvfb):
     first = hint_sequence(puzzle)[0]
     with practice_page(browser, puzzle, win_screen="none") as server:
         done = subprocess.run(
-            [sys.executable, "-m", "autosolve", "hint", "--apply", "--json", "--display", xvfb.display],
+            [sys.executable, "-m", "queens_autosolve",
+             "hint", "--apply", "--json", "--display", xvfb.display],
             capture_output=True, text=True, timeout=60,
         )
         state = server.wait_for(lambda s: len(x_cells(s.states)) >= len(first.marks), timeout=5)
@@ -67,8 +68,8 @@ def test_hint_apply_names_a_wrong_queen_and_clicks_nothing(browser, xvfb, sent_c
 
 
 def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
-    from autosolve.practice.server import region_colours
-    from vision.colour_names import hex_rgb, region_colour_names
+    from queens_autosolve.pages.practice import region_colours
+    from queens_autosolve.vision.colour_names import hex_rgb, region_colour_names
 
     puzzle = generate_puzzle(6, rng=random.Random(6002))
     # The live hint names regions by the colours it reads: the page's palette, so the same names.

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 from conftest import require_tool
 
-from autosolve.cli import COMMANDS, main
-from autosolve.completion import SHELLS
+from queens_autosolve.autosolve.cli import COMMANDS, main
+from queens_autosolve.autosolve.completion import SHELLS
 
 PROG = "queens-autosolve"
 
 
 @pytest.fixture(scope="module")
 def scripts() -> dict[str, str]:
-    return {shell: subprocess.run([sys.executable, "-m", "autosolve", "completion", shell],
+    return {shell: subprocess.run([sys.executable, "-m", "queens_autosolve", "completion", shell],
                                   capture_output=True, text=True, check=True, timeout=60).stdout
             for shell in SHELLS}
 

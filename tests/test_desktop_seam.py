@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from capture import DesktopSession, UnsupportedDesktopError, X11Desktop, open_desktop
-from capture.desktop import choose_desktop
+from queens_autosolve.capture import DesktopSession, UnsupportedDesktopError, X11Desktop, open_desktop
+from queens_autosolve.capture.desktop import choose_desktop
 
 X11_SESSION = {"DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"}
 SWAY = {"WAYLAND_DISPLAY": "wayland-1", "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway",
@@ -66,14 +66,14 @@ def test_wlroots_forced_where_there_is_no_sway_session_says_what_to_do():
 
 def test_cli_with_wlroots_outside_sway_exits_2_with_one_line():
     env = {k: v for k, v in os.environ.items() if k not in ("SWAYSOCK", "WAYLAND_DISPLAY")}
-    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "wlroots"], env=env,
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--desktop", "wlroots"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "needs a sway session" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 def test_cli_with_an_unknown_desktop_exits_2_with_one_line():
-    done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--desktop", "kwin"],
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--desktop", "kwin"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--desktop" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
@@ -82,7 +82,7 @@ def test_cli_with_an_unknown_desktop_exits_2_with_one_line():
 @pytest.mark.parametrize("command", [["run", "--desktop", "gnome"], ["hint", "--desktop", "gnome"]])
 def test_cli_on_gnome_without_a_session_bus_exits_2_with_one_line(command):
     env = {k: v for k, v in os.environ.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
-    done = subprocess.run([sys.executable, "-m", "autosolve", *command], env=env,
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", *command], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "no D-Bus session bus" in done.stderr and "demo --desktop gnome" in done.stderr

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from autosolve.cli import main
-from solver.coach import grade
-from solver.difficulty import Difficulty, generate_graded
-from solver.formats import parse_puzzles
-from solver.generate import generate_puzzle
-from solver.search import count_solutions
-from solver.shapes import LINKEDIN, region_shapes, summarise
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.solver.coach import grade
+from queens_autosolve.solver.difficulty import Difficulty, generate_graded
+from queens_autosolve.solver.formats import parse_puzzles
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import count_solutions
+from queens_autosolve.solver.shapes import LINKEDIN, region_shapes, summarise
 
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))
@@ -43,7 +43,7 @@ def test_hard_and_difficulty_together_are_refused(capsys):
 
 
 def test_no_puzzle_of_a_difficulty_within_the_tries_is_a_clear_error():
-    from solver.errors import QueensError
+    from queens_autosolve.solver.errors import QueensError
 
     with pytest.raises(QueensError, match="no hard 5x5 puzzle among 3 seeds"):
         generate_graded(5, Difficulty.HARD, seed=1, max_tries=3)

@@ -16,12 +16,12 @@ import sys
 import pytest
 from live import practice_page, wait_painted, wait_until, xdotool
 
-from autosolve.browser import Chromium
-from autosolve.pipeline import Options, RunResult, Source, run
-from autosolve.practice.server import PageState, PracticeServer
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.autosolve.pipeline import Options, RunResult, Source, run
+from queens_autosolve.pages.browser import Chromium
+from queens_autosolve.pages.practice import PageState, PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -127,7 +127,7 @@ def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb
     puzzle = puzzle_of(11, 6)
     with practice_page(browser, puzzle) as server:
         done = subprocess.run(
-            [sys.executable, "-m", "autosolve", "run", "--json", "--display", xvfb.display],
+            [sys.executable, "-m", "queens_autosolve", "run", "--json", "--display", xvfb.display],
             capture_output=True, text=True, timeout=60,
         )
         state = server.wait_for(solved=True, timeout=5)
@@ -142,7 +142,7 @@ def test_cli_run_json_solves_the_page_and_reports_every_stage_time(browser, xvfb
 
 def test_demo_without_chromium_says_how_to_install_it_and_exits_2():
     env = {"PATH": "/nonexistent", "HOME": os.environ.get("HOME", "/root")}
-    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--size", "5"],
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", "demo", "--size", "5"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "apt-get install -y chromium" in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -151,14 +151,14 @@ def test_demo_without_chromium_says_how_to_install_it_and_exits_2():
 def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     done = subprocess.run(
-        [sys.executable, "-m", "autosolve", "demo", "--size", "6", "--json"],
+        [sys.executable, "-m", "queens_autosolve", "demo", "--size", "6", "--json"],
         env=env, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["solved"] is True and data["n"] == 6
     assert "click" in data["timings"] and "xvfb" in data["setup"]
-    from capture import Desktop, NoDisplayError
+    from queens_autosolve.capture import Desktop, NoDisplayError
 
     with pytest.raises(NoDisplayError):  # the demo's Xvfb is gone
         Desktop(data["display"])

@@ -15,14 +15,14 @@ import sys
 import pytest
 from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
-from autosolve.browser import Chromium
-from autosolve.cli import main
-from autosolve.commands.run import report_lines
-from autosolve.pipeline import Options, Outcome, Source, run
-from autosolve.practice.server import PageState
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.autosolve.run_report import report_lines
+from queens_autosolve.pages.browser import Chromium
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ def assert_page_solved(state: PageState, puzzle: Puzzle) -> None:
 def test_a_win_screen_right_after_the_last_click_is_reported_solved(browser, xvfb, win_screen):
     puzzle = puzzle_of(9, 1)
     with practice_page(browser, puzzle, win_screen=win_screen, win_delay_ms=0) as server:
-        done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
+        done = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--display", xvfb.display],
                               capture_output=True, text=True, timeout=60)
         # the page reports solved, then (a report later) that its win screen shows
         state = server.wait_for(lambda s: s.solved and s.win_shown, timeout=5)
@@ -160,10 +160,10 @@ def test_a_puzzle_with_several_solutions_is_refused_unless_any_solution_is_asked
     rows = Puzzle.from_rows(["AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF"], name="rows")
     assert search(rows, limit=3).count > 2
     with practice_page(browser, rows, win_screen="none") as server:
-        refused = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
+        refused = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--display", xvfb.display],
                                  capture_output=True, text=True, timeout=60)
         assert server.state().moves == 0
-        done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--any-solution", "--display",
+        done = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--any-solution", "--display",
                                xvfb.display], capture_output=True, text=True, timeout=60)
         state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
     assert refused.returncode == 2 and "it has 90 solutions" in refused.stderr, refused.stderr
@@ -178,7 +178,7 @@ def test_a_region_painted_in_two_pieces_is_one_region_and_the_board_is_solved(br
     puzzle = Puzzle.from_rows(["AAAABBCD", "AAAAAACD", "AAAAACDD", "AAEFFCDG", "AAEFFCCG", "AAEEEECG",
                                "AHHHHCCC", "AHHHHHCC"], name="pieces")
     with practice_page(browser, puzzle, win_screen="none") as server:
-        done = subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", xvfb.display],
+        done = subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--display", xvfb.display],
                               capture_output=True, text=True, timeout=60)
         state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
     assert done.returncode == 0, done.stdout + done.stderr

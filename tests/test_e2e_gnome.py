@@ -19,12 +19,12 @@ from conftest import require_tool
 from gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
 from live import marked_cells
 
-from autosolve.practice.server import region_colours
-from capture.gnome import GnomeDesktop
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
-from vision import read_board
+from queens_autosolve.capture.gnome import GnomeDesktop
+from queens_autosolve.pages.practice import region_colours
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
+from queens_autosolve.vision import read_board
 
 pytestmark = pytest.mark.e2e
 
@@ -188,4 +188,4 @@ def test_demo_starts_its_own_headless_gnome_and_the_page_reports_solved(gnome): 
 
 
 def _autosolve() -> list[str]:
-    return [sys.executable, "-m", "autosolve"]
+    return [sys.executable, "-m", "queens_autosolve"]

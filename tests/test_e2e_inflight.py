@@ -30,11 +30,11 @@ from live import (
     xmessage,
 )
 
-from autosolve.practice.server import PracticeServer
-from capture import Desktop, Rect, WindowRecord
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.capture import Desktop, Rect, WindowRecord
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 

@@ -26,14 +26,14 @@ import sys
 import pytest
 from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
-from autosolve.browser import Browser
-from autosolve.coach import hint
-from autosolve.pipeline import Source
-from autosolve.practice.server import PageState
-from solver.coach import hint_sequence
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.autosolve.coach import hint
+from queens_autosolve.autosolve.pipeline import Source
+from queens_autosolve.pages.browser import Browser
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.solver.coach import hint_sequence
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +52,7 @@ def display_of(request: pytest.FixtureRequest, name: str) -> tuple[Browser, str]
 def run_tool(display: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
     env["DISPLAY"] = display
-    return subprocess.run([sys.executable, "-m", "autosolve", "run", *args], env=env,
+    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", *args], env=env,
                           capture_output=True, text=True, timeout=90)
 
 

@@ -15,12 +15,12 @@ import pytest
 from live import practice_page, wait_painted, wait_until, xdotool, xmessage
 from Xlib import X
 
-from autosolve.browser import Chromium, wait_for_window
-from autosolve.cli import main
-from autosolve.pipeline import Options, Outcome, Source, run
-from capture import Desktop, NotABrowserError, Rect
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.capture import Desktop, NotABrowserError, Rect
+from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +30,7 @@ def puzzle_of(n: int, seed: int) -> Puzzle:
 
 
 def run_cli(display: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "autosolve", "run", "--display", display, *args],
+    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", "--display", display, *args],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -42,7 +42,7 @@ def run_here(capsys: pytest.CaptureFixture[str], display: str, *args: str) -> su
 
 
 def board_box_on_screen(display: str) -> Rect:
-    from autosolve import pipeline
+    from queens_autosolve.autosolve import pipeline
 
     with Desktop(display) as desktop:
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
@@ -194,7 +194,7 @@ def test_the_user_taking_the_mouse_stops_the_clicks_and_keeps_the_mouse(browser,
     with practice_page(browser, puzzle, win_screen="none") as server, Desktop(xvfb.display) as desktop:
         board = board_box_on_screen(xvfb.display)
         spot = (max(40, board.left - 60), board.top + board.height // 3)  # off the board, no corner
-        tool = subprocess.Popen([sys.executable, "-m", "autosolve", "run", "--delay", "0.1",
+        tool = subprocess.Popen([sys.executable, "-m", "queens_autosolve", "run", "--delay", "0.1",
                                  "--display", xvfb.display], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         server.wait_for(lambda state: state.moves > 0, timeout=20)  # the clicks have begun

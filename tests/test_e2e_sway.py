@@ -39,15 +39,15 @@ from wayland import (
     xwayland_chromium,
 )
 
-from autosolve.browser import wait_for_board
-from autosolve.practice.server import PageState
-from autosolve.sway import Sway
-from capture.geometry import Rect
-from capture.models import FrameSource
-from capture.wlroots import WlrootsDesktop
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import FrameSource
+from queens_autosolve.capture.wlroots import WlrootsDesktop
+from queens_autosolve.pages.browser import wait_for_board
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.pages.sway import Sway
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +83,7 @@ def assert_one_line(err: str) -> None:
 
 def board_of(sway: Sway):
     """The board's box on screen, as the job reads it."""
-    from autosolve import pipeline
+    from queens_autosolve.autosolve import pipeline
 
     with WlrootsDesktop(sway.env) as desktop:
         frame = pipeline.grab(desktop, pipeline.find_window(desktop))
@@ -123,7 +123,8 @@ def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromi
 def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
     puzzle = puzzle_of(7, 13)
     with page_in(sway, chromium, puzzle, win_screen="none") as server:
-        done = subprocess.run([sys.executable, "-m", "autosolve", "hint", "--apply"], env=session_env(sway),
+        done = subprocess.run([sys.executable, "-m", "queens_autosolve",
+                               "hint", "--apply"], env=session_env(sway),
                               capture_output=True, text=True, timeout=60)
         state = server.wait_for(lambda s: s.moves > 0, timeout=5)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -286,7 +287,7 @@ def test_the_x11_path_is_refused_on_sways_xwayland(sway, chromium):
     try:
         with page_in(sway, x11, puzzle) as server:
             env = {**session_env(sway), "DISPLAY": sway.x_display()}
-            command = [*sway.enter(), sys.executable, "-m", "autosolve", "run", "--desktop", "x11"]
+            command = [*sway.enter(), sys.executable, "-m", "queens_autosolve", "run", "--desktop", "x11"]
             done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
             moves = server.state().moves
     finally:
@@ -316,7 +317,8 @@ def test_native_firefox_is_solved(sway, chromium):
 
 def test_demo_on_sway_reports_solved(sway):
     """`demo --desktop sway` inside this sway session: the page's own verdict in --json."""
-    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "7",
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve",
+                           "demo", "--desktop", "sway", "--size", "7",
                            "--json"], env=session_env(sway), capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stdout + done.stderr
     outcome = json.loads(done.stdout)
@@ -326,7 +328,8 @@ def test_demo_on_sway_reports_solved(sway):
 def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
     require_sway()
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
-    done = subprocess.run([sys.executable, "-m", "autosolve", "demo", "--desktop", "sway", "--size", "6",
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve",
+                           "demo", "--desktop", "sway", "--size", "6",
                            "--json"], env=env, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stdout + done.stderr
     outcome = json.loads(done.stdout)

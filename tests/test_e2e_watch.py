@@ -13,9 +13,9 @@ import pytest
 from live import board_box, cell_centre, grab, wait_until, xdotool
 from watching import WatchProcess, press_next_puzzle, start_button
 
-from autosolve.browser import Chromium, wait_for_window
-from autosolve.practice.server import PageState, PracticeServer
-from solver.generate import generate_puzzle
+from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.pages.practice import PageState, PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
 
 pytestmark = pytest.mark.e2e
 

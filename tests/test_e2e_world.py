@@ -32,16 +32,16 @@ from live import (
     xmessage,
 )
 
-from actuator.errors import UnsafeToClick
-from autosolve.browser import Browser, wait_for_window
-from autosolve.commands.run import report_lines
-from autosolve.onscreen import check_scroll_point
-from autosolve.pipeline import Options, Outcome, Source, run
-from autosolve.practice.server import PageState
-from capture import Desktop, Rect, WindowRecord
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.search import search
+from queens_autosolve.actuator.errors import UnsafeToClick
+from queens_autosolve.autosolve.onscreen import check_scroll_point
+from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.autosolve.run_report import report_lines
+from queens_autosolve.capture import Desktop, Rect, WindowRecord
+from queens_autosolve.pages.browser import Browser, wait_for_window
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +56,7 @@ def run_tool(*args: str, display: str) -> subprocess.CompletedProcess[str]:
     """`queens-autosolve run` with DISPLAY=`display`, as started from a terminal on it."""
     env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
     env["DISPLAY"] = display
-    return subprocess.run([sys.executable, "-m", "autosolve", "run", *args],
+    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", *args],
                           env=env, capture_output=True, text=True, timeout=90)
 
 

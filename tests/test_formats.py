@@ -7,9 +7,15 @@ from collections import deque
 
 import pytest
 
-from solver import PuzzleFormatError, count_solutions, solve
-from solver.formats import format_puzzle, format_puzzlink, parse_puzzles, parse_puzzlink, read_puzzles
-from solver.puzzle import Puzzle
+from queens_autosolve.solver import PuzzleFormatError, count_solutions, solve
+from queens_autosolve.solver.formats import (
+    format_puzzle,
+    format_puzzlink,
+    parse_puzzles,
+    parse_puzzlink,
+    read_puzzles,
+)
+from queens_autosolve.solver.puzzle import Puzzle
 
 SAMPLE = """# level1 n=5 date=2024-05-01 difficulty=easy
 AABBB

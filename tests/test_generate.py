@@ -13,16 +13,22 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from oracles import find_solutions
 
-from autosolve.cli import main
-from benchmarks import baseline
-from solver import generate as generate_module
-from solver.errors import QueensError
-from solver.formats import format_puzzle, parse_puzzles, read_puzzles
-from solver.generate import ONE_AT_A_TIME, check_size, generate_hard, generate_puzzle, hardest
-from solver.grow import UNKNOWN, Budgets, Growth, RegionMap
-from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
-from solver.regions import grow_star_regions, is_connected, random_solution_cells
-from solver.search import search
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.bench import baseline
+from queens_autosolve.solver import generate as generate_module
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.formats import format_puzzle, parse_puzzles, read_puzzles
+from queens_autosolve.solver.generate import (
+    ONE_AT_A_TIME,
+    check_size,
+    generate_hard,
+    generate_puzzle,
+    hardest,
+)
+from queens_autosolve.solver.grow import UNKNOWN, Budgets, Growth, RegionMap
+from queens_autosolve.solver.puzzle import Puzzle, cells_of, is_solution, mask_of
+from queens_autosolve.solver.regions import grow_star_regions, is_connected, random_solution_cells
+from queens_autosolve.solver.search import search
 
 FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

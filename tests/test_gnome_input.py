@@ -5,8 +5,8 @@ their shape is checked against the portal's specification."""
 
 from __future__ import annotations
 
-from capture.geometry import Rect
-from capture.gnome import BTN_LEFT, CastSession
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.gnome import BTN_LEFT, CastSession
 
 MUTTER = CastSession("/org/gnome/Mutter/RemoteDesktop/Session/u1", "/org/gnome/Mutter/ScreenCast/Stream/u1",
                      36, Rect(0, 0, 1920, 1080), "Meta-0")

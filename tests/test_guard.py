@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from render import render_board
 
-from actuator.errors import BoardChanged, CellChanged, UnsafeToClick
-from actuator.guard import BoardGuard
-from capture.geometry import Rect
-from capture.models import Frame, FrameSource, Placement, WindowRecord
-from vision import read_board
+from queens_autosolve.actuator.errors import BoardChanged, CellChanged, UnsafeToClick
+from queens_autosolve.actuator.guard import BoardGuard
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import Frame, FrameSource, Placement, WindowRecord
+from queens_autosolve.vision import read_board
 
 REGIONS = ["AABBB", "AABBC", "DDBCC", "DEECC", "EEEEC"]
 OTHER_REGIONS = ["AAABB", "AAABC", "DDDCC", "DEECC", "EEECC"]

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from autosolve.cli import build_parser, main
-from benchmarks.solve_report import WIDTH, baseline_text
-from benchmarks.solve_times import BaselineRun
-from solver.formats import format_puzzle, parse_puzzles
-from solver.puzzle import Puzzle
-from twoplayer.arena import MatchResult
+from queens_autosolve.autosolve.cli import build_parser, main
+from queens_autosolve.bench.report import WIDTH, baseline_text
+from queens_autosolve.bench.times import BaselineRun
+from queens_autosolve.solver.formats import format_puzzle, parse_puzzles
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.twoplayer.arena import MatchResult
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -145,7 +145,7 @@ PROGRESS_COMMANDS = {
 
 def _run_with_stderr(argv: list[str], stderr: int) -> None:
     """The command in a child process with `stderr` as its standard error."""
-    subprocess.run([sys.executable, "-m", "autosolve", *argv],
+    subprocess.run([sys.executable, "-m", "queens_autosolve", *argv],
                    stderr=stderr, stdout=subprocess.DEVNULL, check=True, timeout=120)
 
 

@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 from live import practice_page, wait_until, xdotool, xmessage
 
-from actuator.errors import UnsafeToClick
-from autosolve import pipeline
-from autosolve.aftercheck import board_differences
-from autosolve.commands.run import report_lines, result_json
-from autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch
-from capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle, Solution
-from vision import BoardReading, CellState
+from queens_autosolve.actuator.errors import UnsafeToClick
+from queens_autosolve.autosolve import pipeline
+from queens_autosolve.autosolve.aftercheck import board_differences
+from queens_autosolve.autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch
+from queens_autosolve.autosolve.run_report import report_lines, result_json
+from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle, Solution
+from queens_autosolve.vision import BoardReading, CellState
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])

@@ -23,11 +23,11 @@ from conftest import have_chromium, require_tool
 from live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 from PIL import Image
 
-from autosolve.browser import Chromium, find_chromium
-from autosolve.cli import main
-from autosolve.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, region_colours
-from solver.errors import QueensError
-from solver.puzzle import Puzzle
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.pages.browser import Chromium, find_chromium
+from queens_autosolve.pages.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, region_colours
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.puzzle import Puzzle
 
 # A 9x9 LinkedIn level (2026-07-11) with two pre-placed queens.
 LEVEL = Puzzle.from_rows(
@@ -197,7 +197,8 @@ def test_a_bad_puzzle_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_the_command_serves_a_generated_puzzle_and_prints_its_url():
-    command = [sys.executable, "-m", "autosolve", "practice", "--size", "6", "--seed", "4", "--no-open"]
+    command = [sys.executable, "-m", "queens_autosolve",
+               "practice", "--size", "6", "--seed", "4", "--no-open"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from live import board_box, grab, post, shown, xdotool
 
-from autosolve.practice.server import PracticeServer
-from solver.coach import Tier
-from solver.difficulty import Difficulty
-from solver.generate import generate_puzzle
-from solver.search import search
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.coach import Tier
+from queens_autosolve.solver.difficulty import Difficulty
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import search
 
 SIX = generate_puzzle(6, rng=5)
 SIX_ANSWER = set(search(SIX).solution.queens)
@@ -107,7 +107,7 @@ def _outlined_cells(pixels: np.ndarray, box: tuple[int, int, int, int], n: int) 
     (["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], "easy,medium"),
 ])
 def test_the_page_offers_only_the_difficulties_its_size_can_have(browser, rows, offered):
-    from solver.puzzle import Puzzle
+    from queens_autosolve.solver.puzzle import Puzzle
 
     with shown(browser, Puzzle.from_rows(rows)):
         choices = browser.evaluate(

@@ -16,10 +16,10 @@ from conftest import have_chromium, require_tool
 from live import TWO_FRAMES
 from PIL import Image
 
-from autosolve.browser import Chromium
-from autosolve.practice.server import PracticeServer
-from solver.generate import generate_puzzle
-from solver.search import search
+from queens_autosolve.pages.browser import Chromium
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import search
 
 SIX = generate_puzzle(6, rng=5)
 SIX_ANSWER = sorted(search(SIX).solution.queens)

@@ -32,12 +32,12 @@ from live import (
     wait_until,
 )
 
-from autosolve.browser import Browser
-from autosolve.cli import main
-from autosolve.practice.server import PageOptions, PageState, PracticeServer
-from solver.errors import QueensError
-from solver.generate import generate_puzzle
-from solver.search import search
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.pages.browser import Browser
+from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import search
 
 EMPTY_FIVE = ["....."] * 5
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from live import post
 
-from autosolve.practice.server import PracticeServer
-from solver.errors import QueensError
-from solver.puzzle import Puzzle
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.puzzle import Puzzle
 
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
 OTHER = Puzzle.from_rows(["AAAEE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="other")

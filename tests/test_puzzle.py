@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from solver.errors import PuzzleFormatError
-from solver.puzzle import (
+from queens_autosolve.solver.errors import PuzzleFormatError
+from queens_autosolve.solver.puzzle import (
     Puzzle,
     Solution,
     cell_name,
@@ -17,7 +17,7 @@ from solver.puzzle import (
     mask_of,
     violations,
 )
-from solver.regions import grow_regions, random_regions
+from queens_autosolve.solver.regions import grow_regions, random_regions
 
 # A 5x5 board and one of its answers (found by benchmarks/baseline.py).
 BOARD_5 = ["AABBB", "AACCB", "DDCCE", "DDDEE", "DDDEE"]

@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
-from twoplayer import queens_split
-from twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame, SolveTimeout
-from twoplayer.queens_split import SPLIT_CELLS, prove_children
+from queens_autosolve.twoplayer import queens_split
+from queens_autosolve.twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame, SolveTimeout
+from queens_autosolve.twoplayer.queens_split import SPLIT_CELLS, prove_children
 
 # 9x9 maps: 81 free cells, over SPLIT_CELLS, and each child proved within 0.1 s in all. The
 # first player wins the easy ones and the first two hard ones, and loses the last two.

@@ -14,10 +14,10 @@ from live import post
 from PIL import Image
 from render import PALETTE, hex_rgb, render_board
 
-from autosolve.practice.server import REGION_COLOURS, PracticeServer
-from solver.formats import read_puzzles
-from solver.puzzle import Puzzle
-from vision.colour_names import NAMED_COLOURS, colour_name, region_colour_names
+from queens_autosolve.pages.practice import REGION_COLOURS, PracticeServer
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.vision.colour_names import NAMED_COLOURS, colour_name, region_colour_names
 
 REPO = Path(__file__).resolve().parents[1]
 LETTER_NAME = re.compile(r"\bregions? [A-Z]\b")
@@ -57,7 +57,7 @@ def board_png(puzzle: Puzzle, folder: Path) -> Path:
 
 
 def command(*args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "autosolve", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", *args], capture_output=True, text=True,
                           timeout=120, check=True)
     return done.stdout
 

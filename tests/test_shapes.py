@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.puzzle import Puzzle
-from solver.shapes import compactness, region_shapes, shapes_of_grid, summarise
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.shapes import compactness, region_shapes, shapes_of_grid, summarise
 
 
 def test_compactness_is_one_for_squares_and_less_for_bars_and_ells():

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from conftest import shared_path
 
-from benchmarks.solve_times import expected_count
-from solver import read_puzzles, search
-from solver.puzzle import is_solution
+from queens_autosolve.bench.times import expected_count
+from queens_autosolve.solver import read_puzzles, search
+from queens_autosolve.solver.puzzle import is_solution
 
 pytestmark = pytest.mark.shared
 

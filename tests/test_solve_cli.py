@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from autosolve.cli import main
-from solver.puzzle import Puzzle
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.solver.puzzle import Puzzle
 
 PUZZLES = """# easy n=4
 ABBB
@@ -107,7 +107,7 @@ def test_image_goes_through_vision_read_image(capsys, monkeypatch):
         seen.append(path)
         return Reading()
 
-    monkeypatch.setitem(sys.modules, "vision", types.SimpleNamespace(read_image=read_image))
+    monkeypatch.setitem(sys.modules, "queens_autosolve.vision", types.SimpleNamespace(read_image=read_image))
     status, out, _ = run(capsys, "solve", "--image", "board.png")
     assert status == 0 and seen == ["board.png"]
     assert out.startswith("read a 4x4 board from board.png (confidence 1.00)\nscreenshot (4x4)\n..Q.")
@@ -172,7 +172,7 @@ def test_bench_json_has_files_sizes_total_and_failures(capsys, tmp_path):
 
 
 def test_bench_stops_the_baseline_at_its_budget(capsys, tmp_path):
-    from benchmarks.solve_times import bench_file
+    from queens_autosolve.bench.times import bench_file
 
     path = tmp_path / "stars.txt"
     # A 10x10 two-star board: the plain backtracker needs far longer than 0.05 s to count it.
@@ -186,11 +186,11 @@ def test_bench_stops_the_baseline_at_its_budget(capsys, tmp_path):
 
 
 def test_bench_reports_a_baseline_that_disagrees(capsys, tmp_path, monkeypatch):
-    import benchmarks.solve_times
+    from queens_autosolve.bench import times
 
     path = tmp_path / "one.txt"
     path.write_text("ABBB\nABCC\nDDCC\nDDDD\n")
-    monkeypatch.setattr(benchmarks.solve_times, "baseline_count", lambda puzzle, limit: (2, None))
+    monkeypatch.setattr(times, "baseline_count", lambda puzzle, limit: (2, None))
     status, out, _ = run(capsys, "bench", str(path))
     assert status == 1 and "baseline counts 2, solver 1" in out
 
@@ -203,8 +203,8 @@ def test_bench_refuses_a_bad_budget(capsys, tmp_path):
 
 
 def test_baseline_text_survives_runs_too_fast_to_time():
-    from benchmarks.solve_report import baseline_text
-    from benchmarks.solve_times import BaselineRun
+    from queens_autosolve.bench.report import baseline_text
+    from queens_autosolve.bench.times import BaselineRun
 
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.0, 0.001, 3.0))
     assert "no measurable difference" in baseline_text(BaselineRun(3, 0.002, 0.0, 3.0))
@@ -232,7 +232,7 @@ def test_bench_generate_json_lists_every_seed(capsys):
 
 
 def test_bench_generate_reports_a_puzzle_that_is_not_unique(monkeypatch):
-    from benchmarks import generate_times as genbench
+    from queens_autosolve.bench import generate_times as genbench
 
     monkeypatch.setattr(genbench, "count_solutions", lambda puzzle, limit=2: 2)
     run_ = genbench.bench_generator(6, 1, [1], baseline=False)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import count_solutions as baseline_count
-from solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
-from solver.propagate import (
+from queens_autosolve.bench.baseline import count_solutions as baseline_count
+from queens_autosolve.solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
+from queens_autosolve.solver.propagate import (
     board_of,
     board_of_regions,
     confine,
@@ -23,10 +23,10 @@ from solver.propagate import (
     settle_units,
     squeeze_units,
 )
-from solver.puzzle import Puzzle, cells_of, is_solution, mask_of
-from solver.regions import grow_regions, random_regions
-from solver.search import search_board
-from solver.unit_rules import _confine_lines_to_regions
+from queens_autosolve.solver.puzzle import Puzzle, cells_of, is_solution, mask_of
+from queens_autosolve.solver.regions import grow_regions, random_regions
+from queens_autosolve.solver.search import search_board
+from queens_autosolve.solver.unit_rules import _confine_lines_to_regions
 
 
 def full(puzzle: Puzzle) -> int:
@@ -424,7 +424,8 @@ def test_search_result_is_frozen_and_counts_nodes(limit):
 
 @pytest.mark.parametrize(
     "module",
-    ["solver", "solver.search", "solver.propagate", "benchmarks.solve_times", "benchmarks.solve_report"],
+    [f"queens_autosolve.{name}" for name in
+     ("solver", "solver.search", "solver.propagate", "bench.times", "bench.report")],
 )
 def test_docstring_examples_run(module):
     import doctest
@@ -441,9 +442,11 @@ def test_the_solver_never_imports_the_screen_stack():
     import sys
 
     code = (
-        "import sys, solver, solver.search, solver.propagate, solver.formats\n"
-        "import benchmarks.solve_times, benchmarks.solve_report, benchmarks.generate_times\n"
-        "screen = ('cv2', 'pyautogui', 'mss', 'vision', 'capture', 'actuator')\n"
+        "import sys\n"
+        "from queens_autosolve.solver import search, propagate, formats\n"
+        "from queens_autosolve.bench import times, report, generate_times\n"
+        "screen = ('cv2', 'pyautogui', 'mss', 'queens_autosolve.vision', 'queens_autosolve.capture',\n"
+        "          'queens_autosolve.actuator')\n"
         "bad = [m for m in screen if m in sys.modules]\n"
         "print(bad)"
     )

@@ -15,17 +15,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
-import solver.branching as branching
-import solver.propagate as propagate_module
-from benchmarks.baseline import count_solutions as baseline_count
-from solver import explain, search
-from solver.block_rules import block_settles, cover_regions, region_cover
-from solver.board import changed_units
-from solver.cut_rules import cut_groups, cut_regions
-from solver.formats import read_puzzles
-from solver.patterns import band_pairs
-from solver.propagate import StepKind, board_of, place, propagate, rules_for, settle_units, trial
-from solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
+import queens_autosolve.solver.branching as branching
+import queens_autosolve.solver.propagate as propagate_module
+from queens_autosolve.bench.baseline import count_solutions as baseline_count
+from queens_autosolve.solver import explain, search
+from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
+from queens_autosolve.solver.board import changed_units
+from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
+from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.patterns import band_pairs
+from queens_autosolve.solver.propagate import (
+    StepKind,
+    board_of,
+    place,
+    propagate,
+    rules_for,
+    settle_units,
+    trial,
+)
+from queens_autosolve.solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
 # and no queen settled; trying each cell of its tight units settles it.
@@ -44,7 +52,8 @@ STALLS = Puzzle.from_rows(
     k=2,
 )
 HARD_SET = GAMES / "stars4-17-hard.txt"
-SEARCH_MODULE = sys.modules["solver.search"]  # `solver.search` is also the name of the function
+# `solver.search` is also the name of the function
+SEARCH_MODULE = sys.modules["queens_autosolve.solver.search"]
 
 
 def full(puzzle: Puzzle) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from autosolve import sway
-from autosolve.browser import StageError
+from queens_autosolve.pages import sway
+from queens_autosolve.pages.browser import StageError
 
 
 def test_a_headless_sway_is_refused_to_a_user_who_is_not_root(monkeypatch):

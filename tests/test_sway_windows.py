@@ -13,9 +13,9 @@ import time
 import i3ipc
 import pytest
 
-from capture.errors import NoDisplayError
-from capture.geometry import Rect
-from capture.sway_windows import FocusWatch, records_of_tree
+from queens_autosolve.capture.errors import NoDisplayError
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.sway_windows import FocusWatch, records_of_tree
 
 
 def window(con_id: int, name: str, rect: tuple[int, int, int, int], *, app_id: str | None = None,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from twoplayer.terminal import legal_moves_text
+from queens_autosolve.twoplayer.terminal import legal_moves_text
 
 
 def play(*args: str, moves: str) -> list[str]:
     """`play queens ARGS` in its own process, `moves` typed on its standard input; its output lines."""
-    done = subprocess.run([sys.executable, "-m", "autosolve", "play", "queens", *args], input=moves,
+    done = subprocess.run([sys.executable, "-m", "queens_autosolve", "play", "queens", *args], input=moves,
                           capture_output=True, text=True, timeout=60, check=True)
     return done.stdout.splitlines()
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autosolve.cli import main
-from twoplayer.amazons import START, AmazonsAI, AmazonsGame, perft, square_name
-from twoplayer.game import IllegalMoveError, PositionError
-from twoplayer.players import RandomPlayer
-from twoplayer.search import Limit, solve
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.twoplayer.amazons import START, AmazonsAI, AmazonsGame, perft, square_name
+from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
+from queens_autosolve.twoplayer.players import RandomPlayer
+from queens_autosolve.twoplayer.search import Limit, solve
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 

@@ -8,8 +8,8 @@ from decimal import Decimal, getcontext
 import pytest
 from twoplayer_oracles import grundy_table
 
-from autosolve.cli import main
-from twoplayer.corner import (
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.twoplayer.corner import (
     CornerGame,
     WythoffPlayer,
     corner_session,
@@ -18,9 +18,9 @@ from twoplayer.corner import (
     safe_fields,
     wythoff_move,
 )
-from twoplayer.game import IllegalMoveError, PositionError
-from twoplayer.search import solve
-from twoplayer.terminal import Console
+from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
+from queens_autosolve.twoplayer.search import solve
+from queens_autosolve.twoplayer.terminal import Console
 
 
 def test_safe_fields_are_the_zeros_of_the_grundy_table_up_to_200():

@@ -11,14 +11,14 @@ import sys
 
 import pytest
 
-import twoplayer.search as search_module
-from autosolve.cli import main
-from twoplayer.arena import elo_difference, play_match
-from twoplayer.corner import CornerGame, is_safe
-from twoplayer.players import RandomPlayer
-from twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame
-from twoplayer.search import PROVEN, AlphaBeta, Limit, solve, winning_moves
-from twoplayer.terminal import Console, HumanPlayer, play_game
+import queens_autosolve.twoplayer.search as search_module
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.twoplayer.arena import elo_difference, play_match
+from queens_autosolve.twoplayer.corner import CornerGame, is_safe
+from queens_autosolve.twoplayer.players import RandomPlayer
+from queens_autosolve.twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame
+from queens_autosolve.twoplayer.search import PROVEN, AlphaBeta, Limit, solve, winning_moves
+from queens_autosolve.twoplayer.terminal import Console, HumanPlayer, play_game
 
 
 def test_alpha_beta_proves_wins_and_losses_that_exact_solving_finds():
@@ -133,14 +133,15 @@ def test_arena_command_prints_score_and_elo(capsys):
                                     "queens_solver", "queens_players", "corner", "amazons", "superqueen",
                                     "terminal", "arena"])
 def test_docstring_examples_hold(module):
-    failures, tried = doctest.testmod(importlib.import_module(f"twoplayer.{module}"))
+    failures, tried = doctest.testmod(importlib.import_module(f"queens_autosolve.twoplayer.{module}"))
     assert failures == 0 and tried > 0
 
 
 def test_twoplayer_never_imports_the_screen_stack():
-    code = ("import sys, twoplayer.queens_game, twoplayer.terminal, autosolve.commands.play, "
-            "autosolve.commands.arena; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "{'vision', 'capture', 'actuator', 'cv2', 'pyautogui', 'mss'}))")
+    code = ("import sys; from queens_autosolve.twoplayer import queens_game, terminal; "
+            "from queens_autosolve.autosolve.commands import play, arena; "
+            "screen = {'vision', 'capture', 'actuator', 'cv2', 'pyautogui', 'mss'}; "
+            "print(sorted(m for m in sys.modules "
+            "             if m.removeprefix('queens_autosolve.').split('.')[0] in screen))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

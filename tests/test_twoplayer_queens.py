@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from twoplayer_oracles import brute_force_wins
 
-from autosolve.cli import main
-from twoplayer.game import IllegalMoveError, PositionError
-from twoplayer.queens_game import (
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
+from queens_autosolve.twoplayer.queens_game import (
     GreedyPlayer,
     KaylesSolver,
     PerfectPlayer,
@@ -21,7 +21,7 @@ from twoplayer.queens_game import (
     QueensGame,
     analyse,
 )
-from twoplayer.search import solve
+from queens_autosolve.twoplayer.search import solve
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
 
@@ -259,7 +259,7 @@ def test_killer_moves_reorder_the_search_and_leave_every_answer_exact(monkeypatc
     # (on easy boards: on hard ones they cost more positions than they save): they change which
     # children are tried first (so how many positions are searched), never a result. Compared with
     # plain minimax, and with the same search without killers.
-    import twoplayer.queens_solver as queens_solver
+    import queens_autosolve.twoplayer.queens_solver as queens_solver
 
     hard = KaylesSolver(QueensBoard.random(6, 0, "hard"))
     hard.is_lost(hard.board.full)

@@ -7,9 +7,9 @@ import random
 import pytest
 from twoplayer_oracles import is_path_legal, naive_distance
 
-from autosolve.cli import main
-from twoplayer.game import PositionError
-from twoplayer.superqueen import SuperQueenBoard, shortest_path
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
 
 
 def test_agrees_with_a_naive_bfs_on_random_boards():

@@ -31,13 +31,13 @@ from render import (
     render_board,
 )
 
-from autosolve.cli import main
-from capture import ImageReadError
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.regions import random_regions
-from solver.search import search
-from vision import (
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.capture import ImageReadError
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.solver.search import search
+from queens_autosolve.vision import (
     BoardCutOff,
     BoardNotFound,
     BoardReading,
@@ -46,11 +46,11 @@ from vision import (
     read_board,
     read_image,
 )
-from vision.read import STRIPED_SHARE
-from vision.recheck import lattice_at, recheck_board
-from vision.sample import to_lab
-from vision.shades import shades_of, share_around_marks, stripe_mask
-from vision.states import read_states, states_only
+from queens_autosolve.vision.read import STRIPED_SHARE
+from queens_autosolve.vision.recheck import lattice_at, recheck_board
+from queens_autosolve.vision.sample import to_lab
+from queens_autosolve.vision.shades import shades_of, share_around_marks, stripe_mask
+from queens_autosolve.vision.states import read_states, states_only
 
 MARKS = ".....xQL"
 
@@ -346,9 +346,10 @@ def test_reading_a_file_needs_neither_x11_nor_opencv_for_the_records(tmp_path):
     Image.fromarray(render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"])).save(picture)
     script = (
         "import sys\n"
-        "import capture.geometry, vision.reading\n"
+        "from queens_autosolve.capture import geometry\n"
+        "from queens_autosolve.vision import reading\n"
         "assert 'cv2' not in sys.modules, 'OpenCV was imported'\n"
-        "from vision import read_image\n"
+        "from queens_autosolve.vision import read_image\n"
         f"assert read_image({str(picture)!r}).n == 5\n"
         "assert not {'Xlib', 'mss'} & set(sys.modules), 'X11 code was imported'\n"
     )
@@ -362,8 +363,8 @@ def test_a_fresh_process_reads_and_rechecks_without_importing_numpy_ma():
     after the clicks."""
     script = (
         "import sys\n"
-        "from vision import read_board\n"
-        "from vision.recheck import lattice_at, recheck_board\n"
+        "from queens_autosolve.vision import read_board\n"
+        "from queens_autosolve.vision.recheck import lattice_at, recheck_board\n"
         "from render import render_board\n"
         "image = render_board(['AABBB', 'AABCB', 'DDBCB', 'DEECB', 'DEEEB'], ['Q....', '.x...'],"
         " conflicts=[(0, 0)])\n"

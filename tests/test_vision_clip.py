@@ -22,14 +22,14 @@ from render import (
     render_board,
 )
 
-from capture import load_image
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
-from solver.regions import random_regions
-from vision import BoardCutOff, BoardNotFound, read_board
-from vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
-from vision.shades import shades_of
-from vision.tight import TIGHT_REASON
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
+from queens_autosolve.vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
+from queens_autosolve.vision.shades import shades_of
+from queens_autosolve.vision.tight import TIGHT_REASON
 
 sweep_clips = load_script("sweep_clips")
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
@@ -277,9 +277,9 @@ def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell)
 @pytest.mark.parametrize(("n", "cell"), ((9, 48), (11, 80)))
 def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
     """Live, the user can scroll: a board the grab cuts on every side is never read."""
-    from autosolve.onscreen import read
-    from capture import BoardNotVisibleError, Frame
-    from capture.models import FrameSource
+    from queens_autosolve.autosolve.onscreen import read
+    from queens_autosolve.capture import BoardNotVisibleError, Frame
+    from queens_autosolve.capture.models import FrameSource
 
     image, _, _ = level(n, cell, seed=n)
     for depths in tight_depths(cell):

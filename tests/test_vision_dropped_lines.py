@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from render import render_board
 
-from solver.puzzle import Puzzle
-from solver.regions import random_regions
-from vision import read_board
-from vision.reading import CONFIDENT, BoardNotFound
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.vision import read_board
+from queens_autosolve.vision.reading import CONFIDENT, BoardNotFound
 
 CELL = 40
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.lattice import Blobs
-from vision.locate import _components, group_boards
-from vision.merged import Unit
+from queens_autosolve.vision.lattice import Blobs
+from queens_autosolve.vision.locate import _components, group_boards
+from queens_autosolve.vision.merged import Unit
 
 
 def test_cells_across_counts_whole_cells_only():

@@ -15,13 +15,13 @@ from conftest import require_tool
 from live import photograph_page
 from PIL import Image
 
-from autosolve.browser import CHROMIUM_NAMES, Chromium
-from autosolve.practice.server import PracticeServer
-from solver.generate import generate_puzzle
-from solver.puzzle import Cell, Puzzle
-from solver.regions import random_regions
-from solver.search import search
-from vision import BoardReading, read_image
+from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Cell, Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.solver.search import search
+from queens_autosolve.vision import BoardReading, read_image
 
 pytestmark = pytest.mark.e2e
 

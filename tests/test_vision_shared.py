@@ -12,10 +12,10 @@ import json
 import pytest
 from conftest import SHARED_DATA, shared_path
 
-from autosolve.cli import main as cli_main
-from solver.puzzle import Puzzle
-from vision import read_image
-from vision.tight import TIGHT_REASON, TIGHT_SCORE
+from queens_autosolve.autosolve.cli import main as cli_main
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.vision import read_image
+from queens_autosolve.vision.tight import TIGHT_REASON, TIGHT_SCORE
 
 NO_FRAME = "cropped board (no page chrome)"  # labels.json's note for the crops inside the frame
 

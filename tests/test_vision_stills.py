@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from render import cell_centres, draw_pointer, render_board
 
-from autosolve.cli import main
-from solver.generate import generate_puzzle
-from vision import read_board
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.vision import read_board
 
 N, CELL = 9, 48
 
@@ -119,8 +119,8 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
     the edge runs along)."""
     from conftest import shared_path
 
-    from capture import load_image
-    from vision import read_image
+    from queens_autosolve.capture import load_image
+    from queens_autosolve.vision import read_image
 
     path = shared_path("screens", "an21p__data_0_input.png")
     whole = read_image(path)
@@ -182,7 +182,7 @@ def test_a_large_picture_is_read_reduced_and_answers_in_its_own_pixels(tmp_path,
     still gives the cells where they are in the file."""
     from PIL import Image
 
-    from capture.image_file import MAX_SIDE
+    from queens_autosolve.capture.image_file import MAX_SIDE
 
     image = _level()
     small = read_board(image, still=True)

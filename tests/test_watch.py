@@ -3,11 +3,11 @@ samples between looks, and what it says about each board (the live loop: test_e2
 
 from __future__ import annotations
 
-from autosolve.records import Outcome, RunResult, Solved
-from autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
-from capture import Frame, Rect
-from solver.puzzle import Puzzle, Solution
-from vision import BoardReading, CellState
+from queens_autosolve.autosolve.records import Outcome, RunResult, Solved
+from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
+from queens_autosolve.capture import Frame, Rect
+from queens_autosolve.solver.puzzle import Puzzle, Solution
+from queens_autosolve.vision import BoardReading, CellState
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
@@ -112,7 +112,7 @@ def test_the_summary_counts_each_kind_of_board():
 
 
 def test_watch_without_a_display_says_so_in_one_line(monkeypatch, capsys):
-    from autosolve.cli import main
+    from queens_autosolve.autosolve.cli import main
 
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
@@ -122,8 +122,8 @@ def test_watch_without_a_display_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
-    from autosolve.records import Source
-    from autosolve.watch import READ_GAP, READ_GAP_MAX, Watcher
+    from queens_autosolve.autosolve.records import Source
+    from queens_autosolve.autosolve.watch import READ_GAP, READ_GAP_MAX, Watcher
 
     watcher = Watcher(desktop=None, source=Source(), options=None)  # only its counters are used
     gaps = []

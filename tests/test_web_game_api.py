@@ -16,11 +16,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from autosolve.cli import main
-from autosolve.web import game as web_game
-from autosolve.web.game import MAX_BODY, GameServer
-from solver.errors import QueensError
-from twoplayer.queens_game import QUEENS_AIS, QueensBoard, QueensGame
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.pages import two_player as web_game
+from queens_autosolve.pages.two_player import MAX_BODY, GameServer
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard, QueensGame
 
 # A 4x4 map (4 connected regions) on which hard mode ends quickly.
 FOUR = ["AABB", "AABB", "CCDD", "CCDD"]
@@ -134,7 +134,7 @@ def test_analysis_marks_each_legal_move_win_or_lose_as_the_engine_does(server):
     assert answer["status"] == "solved" and answer["to_move"] == 2
     game = engine_game(ok(server, "/api/game/valid-moves", {"game_id": state["game_id"]}) | state)
     game.push((1, 1))
-    from twoplayer.queens_game import analyse
+    from queens_autosolve.twoplayer.queens_game import analyse
 
     winning = set(analyse(game).winning_moves)
     assert {(m["row"], m["col"]) for m in answer["moves"] if m["result"] == "win"} == winning
@@ -452,7 +452,7 @@ def test_the_web_command_refuses_bad_options_in_one_line(args, message, capsys):
 def test_the_web_command_serves_the_game_and_prints_its_url():
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1")
     process = subprocess.Popen(
-        [sys.executable, "-m", "autosolve", "play", "queens", "--web", "--no-open", "--size", "6",
+        [sys.executable, "-m", "queens_autosolve", "play", "queens", "--web", "--no-open", "--size", "6",
          "--mode", "easy", "--seed", "3", "--p1", "greedy", "--p2", "human"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         # as from a terminal: a test run in the background (`make test &`) inherits SIGINT

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 from live import wait_painted, xdotool
 
-from autosolve.web.game import DEFAULT_MODE, GameServer
-from solver.errors import QueensError
+from queens_autosolve.pages.two_player import DEFAULT_MODE, GameServer
+from queens_autosolve.solver.errors import QueensError
 
 pytestmark = pytest.mark.e2e
 
@@ -73,7 +73,7 @@ def api_state(server: GameServer, game_id: str) -> dict:
 
 
 def has_window(browser) -> bool:
-    from capture import Desktop
+    from queens_autosolve.capture import Desktop
 
     try:
         with Desktop(browser.display) as desktop:
@@ -85,7 +85,7 @@ def has_window(browser) -> bool:
 
 def grab(browser) -> tuple[np.ndarray, tuple[int, int]]:
     """The game window's pixels (RGB) and the screen position of its top-left pixel."""
-    from capture import Desktop
+    from queens_autosolve.capture import Desktop
 
     with Desktop(browser.display) as desktop:
         frame = desktop.grab_window(desktop.find_window("Queens Game"))
@@ -115,7 +115,7 @@ def cell_centre(browser, n: int, cell: tuple[int, int]) -> tuple[int, int]:
 
 def clicker(browser):
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from capture.x11 import load_pyautogui
+    from queens_autosolve.capture.x11 import load_pyautogui
 
     gui = load_pyautogui(browser.display)
     gui.PAUSE = 0
@@ -188,7 +188,7 @@ def test_the_ai_can_start_and_undo_takes_back_a_move_and_its_reply(browser):
 def test_undo_pressed_while_the_ai_thinks_takes_back_the_move_and_its_reply_once_it_comes(
     browser, monkeypatch
 ):
-    from autosolve.web import game as web_game
+    from queens_autosolve.pages import two_player as web_game
 
     answer = threading.Event()  # the AI thinks until the test lets it answer
     real = web_game.choose_move

@@ -8,7 +8,7 @@ import random
 import pytest
 from twoplayer_oracles import brute_force_wins, open_moves
 
-from twoplayer.queens_game import (
+from queens_autosolve.twoplayer.queens_game import (
     KaylesSolver,
     PerfectPlayer,
     QueensBoard,

@@ -18,14 +18,14 @@ from conftest import have_chromium, require_tool
 from live import TWO_FRAMES
 from PIL import Image
 
-from autosolve.browser import Chromium
-from autosolve.cli import build_parser
-from autosolve.commands.play import web_settings
-from autosolve.web.colours import PALETTE, apart, as_seen_with, region_colours
-from autosolve.web.game import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE, GameServer
-from twoplayer.queens_board import QueensBoard
-from vision.colour_names import hex_rgb
-from vision.sample import to_lab
+from queens_autosolve.autosolve.cli import build_parser
+from queens_autosolve.autosolve.commands.play import web_settings
+from queens_autosolve.pages.browser import Chromium
+from queens_autosolve.pages.two_player import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE, GameServer
+from queens_autosolve.pages.two_player_colours import PALETTE, apart, as_seen_with, region_colours
+from queens_autosolve.twoplayer.queens_board import QueensBoard
+from queens_autosolve.vision.colour_names import hex_rgb
+from queens_autosolve.vision.sample import to_lab
 
 FRAME = (0x3B, 0x2F, 0x63)  # the board's frame (game.css --frame)
 REGION_LINE = (0, 0, 0)  # game.css --region-line

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 import pytest
 from live import post
 
-import solver.difficulty
-from autosolve.practice.server import PracticeServer
-from autosolve.web.game import GameServer
-from solver.coach import Tier
-from solver.generate import generate_puzzle
-from solver.puzzle import Puzzle
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.two_player import GameServer
+from queens_autosolve.solver import difficulty
+from queens_autosolve.solver.coach import Tier
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
 
 FOUR = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="four")
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -75,9 +75,9 @@ def test_a_board_too_big_to_make_a_new_one_in_time_offers_none_and_is_a_422():
 
 
 def test_the_difficulties_offered_grow_with_the_size():
-    assert [d.value for d in solver.difficulty.offered(5)] == ["easy", "medium"]
-    assert [d.value for d in solver.difficulty.offered(6)] == ["easy", "medium", "hard"]
-    assert len(solver.difficulty.offered(4, k=2)) == 3  # star boards: no table, the time limit bounds them
+    assert [d.value for d in difficulty.offered(5)] == ["easy", "medium"]
+    assert [d.value for d in difficulty.offered(6)] == ["easy", "medium", "hard"]
+    assert len(difficulty.offered(4, k=2)) == 3  # star boards: no table, the time limit bounds them
 
 
 @pytest.fixture
@@ -85,8 +85,8 @@ def never_hard(monkeypatch) -> list[float]:
     """Every board the generator makes grades easy, each after 50 ms: a search for a hard one
     runs until it is stopped. Returns the times of the grades made."""
     made: list[float] = []
-    board = solver.difficulty.generate_graded(5, solver.difficulty.Difficulty.EASY, seed=1).puzzle
-    easy = solver.difficulty.grade(board)
+    board = difficulty.generate_graded(5, difficulty.Difficulty.EASY, seed=1).puzzle
+    easy = difficulty.grade(board)
     assert easy.tier in (Tier.SINGLES, Tier.ONE_UNIT)
 
     def slow_grade(puzzle: Puzzle):
@@ -94,8 +94,8 @@ def never_hard(monkeypatch) -> list[float]:
         made.append(time.monotonic())
         return easy
 
-    monkeypatch.setattr(solver.difficulty, "grade", slow_grade)
-    monkeypatch.setattr(solver.difficulty, "generate_puzzle", lambda n, k, rng, rule: board)
+    monkeypatch.setattr(difficulty, "grade", slow_grade)
+    monkeypatch.setattr(difficulty, "generate_puzzle", lambda n, k, rng, rule: board)
     return made
 
 
@@ -105,13 +105,13 @@ def test_a_search_past_the_servers_work_time_is_a_503_and_stops(never_hard):
     with server:
         status, answer = post(server, "/api/new", {"difficulty": "hard"})
     assert status == 503 and "no hard 8x8 puzzle found within 0.3 s" in answer["error"]
-    assert len(never_hard) < solver.difficulty.MAX_TRIES
+    assert len(never_hard) < difficulty.MAX_TRIES
 
 
 def test_no_puzzle_among_the_seeds_is_a_422_not_a_500(never_hard, monkeypatch, capsys):
-    monkeypatch.setattr(solver.difficulty, "MAX_TRIES", 3)
-    monkeypatch.setattr(solver.difficulty.generate_graded, "__kwdefaults__",
-                        {**solver.difficulty.generate_graded.__kwdefaults__, "max_tries": 3})
+    monkeypatch.setattr(difficulty, "MAX_TRIES", 3)
+    monkeypatch.setattr(difficulty.generate_graded, "__kwdefaults__",
+                        {**difficulty.generate_graded.__kwdefaults__, "max_tries": 3})
     with PracticeServer(generate_puzzle(8, rng=1)) as server:
         status, answer = post(server, "/api/new", {"difficulty": "hard"})
     assert status == 422 and answer["error"].startswith("no hard 8x8 puzzle among the seeds tried")
@@ -137,7 +137,7 @@ def test_the_search_stops_when_the_page_that_asked_hangs_up(never_hard):
         time.sleep(0.3)
         assert len(never_hard) == stopped_at  # nothing more after
     # 200 tries of 50 ms would have taken 10 s: it stopped soon after the hang-up
-    assert stopped_at < solver.difficulty.MAX_TRIES
+    assert stopped_at < difficulty.MAX_TRIES
 
 
 # --- stalled sockets -------------------------------------------------------------------------------

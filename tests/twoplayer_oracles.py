@@ -10,10 +10,10 @@ cleverly, written independently of it (not product code: nothing in twoplayer/ i
 
 from __future__ import annotations
 
-from solver.puzzle import cells_of
-from twoplayer.queens_game import QueensGame
-from twoplayer.queens_solver import _ALREADY_WON, KaylesSolver
-from twoplayer.superqueen import SuperQueenBoard
+from queens_autosolve.solver.puzzle import cells_of
+from queens_autosolve.twoplayer.queens_game import QueensGame
+from queens_autosolve.twoplayer.queens_solver import _ALREADY_WON, KaylesSolver
+from queens_autosolve.twoplayer.superqueen import SuperQueenBoard
 
 
 def brute_force_wins(game: QueensGame) -> bool:

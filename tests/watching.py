@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from autosolve.browser import Chromium
-from capture import Desktop
+from queens_autosolve.capture import Desktop
+from queens_autosolve.pages.browser import Chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 START_BLUE = (10, 102, 194)  # the Start button's colour (style.css, button.start)
@@ -35,7 +35,7 @@ class WatchProcess:
         env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
         env["DISPLAY"] = self.display
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "autosolve", "watch", *self.args], env=env, cwd=ROOT, text=True,
+            [sys.executable, "-m", "queens_autosolve", "watch", *self.args], env=env, cwd=ROOT, text=True,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
             threading.Thread(target=_gather, args=(stream, lines), daemon=True).start()

@@ -21,11 +21,11 @@ from conftest import require_tool
 from desktops import Firefox, find_firefox
 from live import wait_until
 
-from autosolve.browser import CHROMIUM_WAYLAND, Chromium, wait_for_board
-from autosolve.practice.server import PracticeServer
-from autosolve.sway import Sway
-from capture.wlroots import WlrootsDesktop
-from solver.puzzle import Puzzle
+from queens_autosolve.capture.wlroots import WlrootsDesktop
+from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, wait_for_board
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.sway import Sway
+from queens_autosolve.solver.puzzle import Puzzle
 
 
 def require_sway() -> None:
@@ -103,12 +103,12 @@ def page_in(sway: Sway, browser: Chromium, puzzle: Puzzle, whole_board: bool = T
 
 def run_cli(sway: Sway, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """`queens-autosolve run` in the sway session, as from a terminal in it (no X11 display)."""
-    return subprocess.run([sys.executable, "-m", "autosolve", "run", *args], env=session_env(sway),
+    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", *args], env=session_env(sway),
                           capture_output=True, text=True, timeout=timeout)
 
 
 def start_cli(sway: Sway, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "autosolve", "run", *args], env=session_env(sway),
+    return subprocess.Popen([sys.executable, "-m", "queens_autosolve", "run", *args], env=session_env(sway),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

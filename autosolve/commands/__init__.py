@@ -1,1 +1,0 @@
-"""autosolve/commands"""

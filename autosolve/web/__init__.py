@@ -1,1 +1,0 @@
-"""The loopback HTTP stack shared by the practice page and the Queens Game page."""

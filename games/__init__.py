@@ -1,0 +1,1 @@
+"""The project's sample puzzles, shipped as queens_autosolve.samples."""

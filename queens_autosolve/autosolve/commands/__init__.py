@@ -1,0 +1,1 @@
+"""The subcommands of `queens-autosolve`, one module each."""

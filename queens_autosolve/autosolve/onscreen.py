@@ -1,0 +1,255 @@
+"""The board on the screen: the window's pixels, the board read from them or why none can be
+(cut off, covered, missing: each named with what the user can do), and --scroll's wheel turns
+until the whole board shows. `pipeline` runs its stages on these."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from queens_autosolve.actuator.errors import ClickAborted, UnsafeToClick
+from queens_autosolve.capture import BoardNotVisibleError, DesktopSession, Frame, Rect, WindowRecord
+from queens_autosolve.vision import (
+    BoardCutOff,
+    BoardNotFound,
+    BoardReading,
+    RegionsUnreadable,
+    TwoBoards,
+    read_board,
+)
+from queens_autosolve.vision.frame import SCROLL
+from queens_autosolve.vision.read import read_picture
+
+EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
+SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
+# s a page gets to show a wheel notch, and to come to rest after it: a busy renderer draws late
+SCROLL_RESPONSE, SCROLL_REST_CAP = 2.0, 3.0
+SCROLL_QUIET = 0.1  # s a scrolled page must at least hold still to be at rest
+# s a page gets to repaint the cells the pointer left (its hover tint, its tooltip) when it shows
+# no change there sooner: a page with no hover effect costs this once, when the pointer was on it
+HOVER_CLEARS = 0.3
+HOVER_POLL = 0.015  # s between grabs while waiting for it
+HOVER_STILL = 2  # grabs showing the same there after it changed: the page has done repainting
+NO_BOARD_HINT = (
+    "press Start or close the tutorial, bring the Queens tab to the front and scroll the whole "
+    "board into view"
+)
+
+
+def grab(desktop: DesktopSession, window: WindowRecord | None) -> Frame:
+    """The window's pixels (or the whole screen's when `window` is None)."""
+    return desktop.grab_screen() if window is None else desktop.grab_window(window)
+
+
+def read(frame: Frame) -> BoardReading:
+    """The board in `frame`. On screen, a board that is missing, cut off or runs to the edge of
+    what was grabbed is a BoardNotVisibleError naming the cause and what to do; only a picture
+    file may show a board cropped tightly inside its frame (the user can scroll a live one)."""
+    try:
+        reading = read_board(frame.rgb) if frame.on_screen else read_picture(frame)
+    except BoardNotFound as exc:
+        if not frame.on_screen:
+            raise
+        edges = exc.edges if isinstance(exc, BoardCutOff) else ()
+        raise BoardNotVisibleError(not_visible_message(frame, exc), edges, seen=str(exc)) from None
+    if frame.on_screen:
+        edges = edges_touched(reading.box, frame)
+        if edges:
+            cut = BoardCutOff(f"the board reaches the {' and '.join(edges)} edge of the picture", edges)
+            raise BoardNotVisibleError(not_visible_message(frame, cut), edges)
+    return reading
+
+
+def after_the_pointer_left(
+    desktop: DesktopSession, window: WindowRecord | None, before: Frame, around: Rect
+) -> Frame:
+    """A grab taken once the page has repainted `around` (screen points: the cells about where
+    the pointer was, with room for a tooltip) since `before`, the grab with the pointer there:
+    it has changed there and then held still for HOVER_STILL grabs more, or HOVER_CLEARS seconds
+    have passed (a page may paint the hover late, then take it away: two changes).
+    A hover tint or a tooltip read as part of the board makes the reading uncertain (the page
+    repaints a cell the pointer left some frames later, not at once)."""
+    area = around.intersection(before.rect)
+    deadline = time.monotonic() + (0.0 if area.empty else HOVER_CLEARS)
+    first = _pixels_at(before, area)
+    last: np.ndarray | None = None
+    repainted, still = False, 0
+    while time.monotonic() < deadline:
+        # only the cells about the pointer are grabbed while waiting; the window once, at the end
+        now = desktop.grab(area, source=before.source, window=window).raw
+        still = still + 1 if last is not None and np.array_equal(now, last) else 0
+        if repainted and still >= HOVER_STILL:
+            break
+        repainted = repainted or not np.array_equal(now, first)
+        last = now.copy()
+        time.sleep(HOVER_POLL)
+    return grab(desktop, window)
+
+
+def _pixels_at(frame: Frame, area: Rect) -> np.ndarray:
+    """The pixels of `frame` at screen area `area` (inside the frame)."""
+    left, top = frame.to_image(area.left, area.top)
+    right, bottom = frame.to_image(area.right, area.bottom)
+    return frame.raw[int(top) : int(bottom), int(left) : int(right)]
+
+
+def board_on_screen(frame: Frame, reading: BoardReading) -> Rect:
+    """The board's box in screen points."""
+    return frame.box_to_screen(reading.box)
+
+
+def edges_touched(box: Rect, frame: Frame) -> tuple[str, ...]:
+    """The edges of the frame that the board box (image pixels) comes within EDGE_MARGIN pixels of."""
+    return box.edges_near(frame.width, frame.height, EDGE_MARGIN)
+
+
+def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
+    """Why no board can be read in a live frame, and what the user can do about it."""
+    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    if isinstance(exc, BoardCutOff) and exc.edges:
+        screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
+        if screen_cut:
+            return (
+                f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
+                "(the window is partly off screen); move the window fully onto the screen; "
+                "nothing was clicked"
+            )
+        return f"the board is cut off by {where}: {cut_advice(exc)}; nothing was clicked"
+    if frame.clipped:
+        return (
+            f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
+            f"board shows in the part on screen ({exc}); move the window fully onto the screen; "
+            "nothing was clicked"
+        )
+    if isinstance(exc, TwoBoards):
+        return f"{where} shows more than one board ({exc}); nothing was clicked"
+    if isinstance(exc, RegionsUnreadable):
+        return (
+            f"{where} shows a board whose regions cannot be read ({exc}); set the page zoom to "
+            "100% (Ctrl+0) and run again; nothing was clicked"
+        )
+    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; nothing was clicked"
+
+
+def cut_advice(exc: BoardCutOff) -> str:
+    """Which edge cuts the board, about how much is hidden, and how to bring it into view."""
+    parts = []
+    for edge in exc.edges:
+        hidden = exc.missing_px.get(edge, 0)
+        amount = f" (at least {hidden} px of it hidden)" if hidden else ""
+        parts.append(f"at the {edge}{amount}")
+    moves = " or ".join(dict.fromkeys(SCROLL[e] for e in exc.edges if e in SCROLL))
+    return (
+        f"it runs past the window's edge {', '.join(parts)}; {moves or 'scroll'} until the whole "
+        "board shows, enlarge the window, or run with --scroll to let the tool scroll"
+    )
+
+
+def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Frame, BoardReading]:
+    """--scroll: turn the mouse wheel over the page (never a click), one notch at a time, until
+    the whole board shows. A wheel notch scrolls about 100 px: a window that shows the board
+    only between two notches (the cut moves to the other edge) must be made larger."""
+    inside = window.rect.intersection(desktop.monitors()[0].rect)
+    point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
+    first_cut: tuple[str, ...] = ()
+    frame = grab(desktop, window)
+    for notches in range(SCROLL_STEPS):
+        try:
+            return frame, read(frame)
+        except BoardNotVisibleError as exc:
+            cut = exc.cut_edges
+            if not cut:
+                raise  # no edge cuts the board: nothing scrolling could change (no board, a dialog)
+            first_cut = first_cut or cut
+            if set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
+                raise BoardNotVisibleError(
+                    f"{exc} (scrolling does not bring the whole board into view: the window is too "
+                    "small for it; enlarge the window or zoom out with Ctrl+-)"
+                ) from None
+        check_scroll_point(desktop, window, point, notches)
+        if desktop.moved_by_someone_else() is not None:
+            raise ClickAborted(
+                f"the mouse was moved while the tool scrolled the page ({notches} notch(es)), so it "
+                "stopped and left the mouse to you; nothing was clicked; run again with the mouse still"
+            )
+        if not desktop.move_pointer(*point).at(*point):
+            break
+        if "bottom" in cut or "top" in cut:
+            desktop.wheel(down=1 if "bottom" in cut else -1)
+        else:
+            desktop.wheel(right=1 if "right" in cut else -1)
+        scrolled = _scrolled_grab(desktop, window, frame)
+        if scrolled is None:
+            break  # the page did not move: nothing left to scroll that way
+        frame = scrolled
+    raise BoardNotVisibleError("the board did not come into view by scrolling; scroll it into view "
+                               "yourself and run again; nothing was clicked")
+
+
+def check_scroll_point(
+    desktop: DesktopSession, window: WindowRecord, point: tuple[int, int], notches: int
+) -> None:
+    """The wheel turns whatever window is under the pointer: refuse unless it is the browser's
+    (another window stacked over the middle of the page would be scrolled instead). `notches`:
+    how many the page was scrolled already."""
+    above = desktop.window_at(*point)
+    if above is None or above.wid != window.wid:
+        what = f"the window {above.title!r}" if above is not None else "no window"
+        scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
+        raise UnsafeToClick(
+            f"{what} lies over the middle of the browser window, where --scroll would turn the "
+            "mouse wheel; bring the browser to the front or scroll the board into view yourself "
+            f"(nothing was clicked; {scrolled})"
+        )
+
+
+def blame_window_over(
+    desktop: DesktopSession, window: WindowRecord | None, exc: BoardNotVisibleError
+) -> BoardNotVisibleError:
+    """The error for a window where no board could be read: when another window lies over part
+    of it, that window is named first (the grab shows its pixels where the page should be: a
+    board half hidden reads as "no board" or as unreadable regions)."""
+    if window is None:
+        return exc
+    above = desktop.windows_above(window)
+    over = [other for other in above if not other.rect.intersection(window.rect).empty]
+    if not over:
+        return exc
+    return BoardNotVisibleError(
+        f"the window {over[-1].title!r} lies over part of the browser window {window.title!r}, which "
+        "shows no whole board that can be read; move that window away (or bring the browser to the "
+        f"front) and run again; nothing was clicked (what was read: {exc.seen})",
+        exc.cut_edges,
+        seen=exc.seen,
+    )
+
+
+def _scrolled_grab(desktop: DesktopSession, window: WindowRecord, before: Frame) -> Frame | None:
+    """A grab once the page has taken a wheel notch and come to rest; None when it showed nothing
+    of it within SCROLL_RESPONSE s. It has come to rest when it has not moved for twice the
+    longest it took between two moves, the first counted from the notch, and at least
+    SCROLL_QUIET s. A busy renderer may draw nothing of a notch for a while, or stall in its
+    smooth scroll: two equal grabs 50 ms apart, once taken for rest, had another notch sent past
+    the board (12 of 20 runs with Chromium at nice 19 beside 3 busy loops)."""
+    start = moved_at = time.monotonic()
+    longest, last = 0.0, before
+    while True:
+        time.sleep(0.02)
+        frame, now = grab(desktop, window), time.monotonic()
+        if _page_moved(last, frame):
+            longest, moved_at, last = max(longest, now - moved_at), now, frame
+        elif last is not before and now - moved_at >= max(SCROLL_QUIET, 2 * longest):
+            return frame
+        if last is before and now - start >= SCROLL_RESPONSE:
+            return None
+        if now - start >= SCROLL_RESPONSE + SCROLL_REST_CAP:
+            return frame
+
+
+def _page_moved(before: Frame, after: Frame) -> bool:
+    """Whether a quarter or more of the window's rows differ: the page has scrolled (a clock, a
+    blinking caret or a hover changes only a few)."""
+    if before.raw.shape != after.raw.shape:
+        return True
+    return int(np.any(before.raw != after.raw, axis=(1, 2)).sum()) * 4 >= after.raw.shape[0]

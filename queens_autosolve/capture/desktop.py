@@ -1,0 +1,205 @@
+"""The desktop seam: `DesktopSession`, every question and every input the main job puts to the
+desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
+
+One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+`capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland)
+and `capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
+pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
+desktop (wlroots, GNOME) is one more file, not a change to them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from queens_autosolve.capture.errors import UnsupportedDesktopError
+
+if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib for that
+    from queens_autosolve.capture.geometry import Rect
+    from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+
+# The names `--desktop` takes; "auto" picks from the session.
+DESKTOPS = ("auto", "x11", "wlroots", "gnome")
+IMPLEMENTED = ("x11", "wlroots", "gnome")
+# Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
+WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
+WORKS_TODAY = ("today the tool works in an X11 session (e.g. 'Ubuntu on Xorg'), in sway (--desktop "
+               "wlroots) and on GNOME (--desktop gnome): log in with one of those and run it there")
+
+
+class DesktopSession(Protocol):
+    """One open desktop: its windows, its pixels, its pointer, its buttons and wheel.
+
+    Windows and points are in the desktop's own coordinates (screen points). A frame knows where
+    it was taken (`Frame.rect`, `Frame.scale`), so the clicks never guess coordinates."""
+
+    @property
+    def placed(self) -> Pointer | None:
+        """Where `move_pointer` last put the pointer (None: not moved yet)."""
+
+    def __enter__(self) -> DesktopSession: ...
+
+    def __exit__(self, *_: object) -> None: ...
+
+    # --- windows ---------------------------------------------------------------------------
+
+    def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
+        """The browser window to play in, or an error that says what was seen and what to do."""
+
+    def refresh(self, window: WindowRecord) -> WindowRecord | None:
+        """The window as it is now, in full (None: closed)."""
+
+    def placement(self, window: WindowRecord) -> Placement | None:
+        """Whether the window is still here, shown and where (None: closed): the quick check."""
+
+    def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
+        """The shown named windows stacked above `window` (they may cover part of it)."""
+
+    def window_at(self, x: float, y: float) -> WindowRecord | None:
+        """The topmost shown window at (x, y), or None (bare desktop)."""
+
+    def window_manager(self) -> str | None:
+        """The window manager's name ('' unnamed), None when none runs."""
+
+    # --- pixels ----------------------------------------------------------------------------
+
+    def monitors(self) -> list[Monitor]:
+        """Every monitor; index 0 is the bounding box of all of them."""
+
+    def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
+        """The pixels of `rect`, clipped to the screen."""
+
+    def grab_window(self, window: WindowRecord) -> Frame: ...
+
+    def grab_screen(self) -> Frame: ...
+
+    # --- the pointer, the buttons, the wheel --------------------------------------------------
+
+    def pointer(self) -> Pointer:
+        """Where the pointer is now, and whether it is on this desktop's screen at all."""
+
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+        """Move the pointer to (x, y) and return where it then is (`before`: where it was just
+        found, when the caller knows)."""
+
+    def moved_by_someone_else(self) -> Pointer | None:
+        """Where the pointer is, if no longer where `move_pointer` last put it; None otherwise."""
+
+    def prepare_input(self) -> None:
+        """Make the buttons and the wheel ready now, outside the timed stages."""
+
+    def click(self, x: int, y: int) -> None:
+        """One left click at (x, y), where `move_pointer` has just put the pointer."""
+
+    def wheel(self, down: int = 0, right: int = 0) -> None:
+        """Turn the wheel where the pointer is: notches towards the bottom, and the right, of
+        the page (negative: the top, the left)."""
+
+
+def open_desktop(display: str | None = None, desktop: str = "auto",
+                 env: Mapping[str, str] | None = None) -> DesktopSession:
+    """The desktop to work on: `desktop` one of DESKTOPS; "auto" is X11, unless the session is
+    Wayland and no X11 display was named (`display`, from --display): GNOME there is "gnome". A
+    desktop that is not implemented yet is an UnsupportedDesktopError naming it and what works today.
+
+    >>> with open_desktop() as session:                 # doctest: +SKIP
+    ...     frame = session.grab_window(session.find_window())
+    """
+    env = os.environ if env is None else env
+    chosen = choose_desktop(display, desktop, env)  # one of IMPLEMENTED, or an error
+    if chosen == "wlroots":
+        from queens_autosolve.capture.wlroots import (
+            WlrootsDesktop,  # pywayland, i3ipc: only for a wlroots session
+        )
+
+        return WlrootsDesktop(env)
+    if chosen == "gnome":
+        from queens_autosolve.capture.gnome import GnomeDesktop  # jeepney, GStreamer: only once it is opened
+
+        return GnomeDesktop(env)
+    from queens_autosolve.capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
+
+    x11 = X11Desktop(display, env)
+    refuse_xwayland(x11.name, env, x11.close)
+    return x11
+
+
+def refuse_xwayland(name: str, env: Mapping[str, str], close: Callable[[], None]) -> None:
+    """Inside a Wayland session, refuse an X11 display that is its XWayland (after `close`): an
+    X11 grab there ignores the windows over the browser, and X11 clicks reach it under them."""
+    from queens_autosolve.capture.x11_windows import is_wayland_session, runs_on_xwayland
+
+    if not is_wayland_session(env) or not runs_on_xwayland(name):
+        return
+    close()
+    instead = ("run it without --desktop x11 and --display: the wlroots desktop drives XWayland windows "
+               "through the compositor" if env.get("SWAYSOCK") else WORKS_TODAY)
+    raise UnsupportedDesktopError(
+        f"the X11 display {name} is this Wayland session's XWayland, where an X11 grab ignores the "
+        f"windows over the browser and X11 clicks reach it under them, so nothing is clicked through "
+        f"it; {instead}"
+    )
+
+
+def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) -> str:
+    """The name of the desktop implementation `open_desktop` opens, or an UnsupportedDesktopError."""
+    if desktop not in DESKTOPS:
+        raise UnsupportedDesktopError(f"unknown desktop {desktop!r}; choose one of {', '.join(DESKTOPS)}")
+    if desktop == "auto":
+        from queens_autosolve.capture.x11_windows import is_wayland_session
+
+        if display is not None or not is_wayland_session(env):
+            return "x11"
+        if is_wlroots_session(env):
+            return "wlroots"
+        compositor = compositor_name(env)
+        if is_gnome(compositor):
+            return "gnome"
+        if family_of(compositor) and not env.get("SWAYSOCK"):
+            raise UnsupportedDesktopError(
+                f"this is a Wayland session ({compositor}{family_of(compositor)}) without sway's IPC "
+                f"(SWAYSOCK is not set), which the tool cannot drive yet; {WORKS_TODAY}"
+            )
+        raise UnsupportedDesktopError(
+            f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
+            f"drive yet; {WORKS_TODAY}"
+        )
+    if desktop not in IMPLEMENTED:
+        raise UnsupportedDesktopError(
+            f"--desktop {desktop} is not supported yet; {WORKS_TODAY} (--desktop x11)"
+        )
+    if desktop == "wlroots" and not (env.get("SWAYSOCK") and env.get("WAYLAND_DISPLAY")):
+        raise UnsupportedDesktopError(
+            "--desktop wlroots needs a sway session (WAYLAND_DISPLAY and SWAYSOCK set), and this is "
+            "none; run it from inside sway, or try `queens-autosolve demo --desktop sway`"
+        )
+    return desktop
+
+
+def is_wlroots_session(env: Mapping[str, str]) -> bool:
+    """Whether the Wayland session is one the wlroots desktop drives: sway's IPC named (SWAYSOCK)
+    and the compositor offering screencopy and the virtual pointer (the globals tell the truth,
+    whatever XDG_CURRENT_DESKTOP says)."""
+    if not env.get("SWAYSOCK"):
+        return False
+    from queens_autosolve.capture.wlroots import offers_wlroots_globals
+
+    return offers_wlroots_globals(env)
+
+
+def compositor_name(env: Mapping[str, str]) -> str:
+    """The Wayland compositor's name as the session gives it, or 'compositor unknown'."""
+    return env.get("XDG_CURRENT_DESKTOP") or env.get("XDG_SESSION_DESKTOP") or "compositor unknown"
+
+
+def is_gnome(compositor: str) -> bool:
+    """Whether XDG_CURRENT_DESKTOP names GNOME ("GNOME", "ubuntu:GNOME", "GNOME-Classic:GNOME")."""
+    return "gnome" in compositor.lower().split(":")
+
+
+def family_of(compositor: str) -> str:
+    """', a wlroots compositor' when it is one (the desktop it will need), else ''."""
+    names = compositor.lower().split(":")  # XDG_CURRENT_DESKTOP may list several: "ubuntu:GNOME"
+    return ", a wlroots compositor" if any(name in WLROOTS_COMPOSITORS for name in names) else ""

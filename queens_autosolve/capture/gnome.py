@@ -1,0 +1,418 @@
+"""The GNOME desktop (`capture.desktop.DesktopSession` on mutter): pixels from a ScreenCast
+stream, input through a RemoteDesktop session, both over D-Bus (jeepney, pure Python).
+
+Mutter's own API (`org.gnome.Mutter.ScreenCast` and `org.gnome.Mutter.RemoteDesktop`, what the
+GNOME portal is built on) is used where this process may call it: a headless mutter, or a
+session that grants it. On a real GNOME desktop the portal (`capture.gnome_portal`) asks the
+user once and hands over the same kind of stream.
+
+Frames: mutter sends the monitor's picture to PipeWire; GStreamer's `pipewiresrc` (the system
+packages `gstreamer1.0-pipewire` and `gstreamer1.0-tools`) runs in a `gst-launch-1.0` process kept
+for the whole run, writing raw BGRx frames to a pipe that a thread reads, keeping the newest.
+Mutter sends a frame whenever the monitor is repainted, so the newest frame is what the monitor
+showed last, as late as the frame's trip (see `GnomeDesktop.grab`). The cursor is left out of the
+stream (cursor-mode hidden).
+
+What mutter does not tell another program, and so is not checked here (see the README):
+- which window shows the board: there is no window list, so the "window" is the whole monitor
+  and the board is found in its pixels, on every grab, like any other check of the guard
+  (`actuator.guard`); whether it is a browser cannot be asked, `--window` cannot be honoured;
+- where the pointer is: the pointer is where this session last put it, so a user moving the
+  mouse is not seen unless it changes what the board shows (a hover tint on a cell the guard
+  judges stops the clicks).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from queens_autosolve.capture.errors import CaptureError, WindowOffScreenError
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+
+BTN_LEFT = 0x110  # linux/input-event-codes.h
+AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
+CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
+# s from the warm-up move to the first press or wheel turn: one sooner is lost while the browser
+# picks up the new input device (0.1 s was enough on a quiet machine; with the machine loaded
+# 12, a hint --apply whose only click came 0.2 s after the move was lost, 1 of 9 runs)
+WARM_UP = 0.5
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names it
+PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not
+FIRST_FRAME_TIMEOUT = 10.0  # s: gst-launch starts in about 0.3 s
+MONITOR_TITLE = "the GNOME monitor {}"  # the one "window" there is
+APT_GSTREAMER = "sudo apt-get install -y gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base"
+
+SCREENCAST = "org.gnome.Mutter.ScreenCast"
+REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
+PORTAL, PORTAL_PATH = "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop"
+PORTAL_IFACE = "org.freedesktop.portal"
+# What mutter answers a program it does not let use its own API (a real GNOME desktop): the
+# portal is asked then.
+NOT_FOR_US = ("ServiceUnknown", "AccessDenied", "UnknownMethod", "NameHasNoOwner")
+
+
+class DBusError(CaptureError):
+    """A D-Bus call failed: the message names the call and what mutter answered."""
+
+
+class MutterBus:
+    """One connection to the session bus, calling mutter's methods and waiting for its answers."""
+
+    def __init__(self, address: str) -> None:
+        from jeepney.io.blocking import open_dbus_connection
+
+        try:
+            self.connection = open_dbus_connection(bus=address, enable_fds=True)  # the portal's PipeWire fd
+        except (OSError, ValueError, KeyError) as exc:
+            raise CaptureError(f"cannot connect to the D-Bus session bus ({address}): {exc}; run this "
+                               "inside the GNOME session (DBUS_SESSION_BUS_ADDRESS set)") from None
+
+    def call(self, service: str, path: str, interface: str, method: str,
+             signature: str | None = None, body: tuple[object, ...] = ()) -> tuple[object, ...]:
+        from jeepney import DBusAddress, MessageType, new_method_call
+
+        address = DBusAddress(path, bus_name=service, interface=interface)
+        reply = self.connection.send_and_get_reply(new_method_call(address, method, signature, body),
+                                                   timeout=5)
+        if reply.header.message_type is MessageType.error:
+            from jeepney.low_level import HeaderFields
+
+            name = reply.header.fields.get(HeaderFields.error_name, "an error")
+            detail = f": {reply.body[0]}" if reply.body else ""
+            raise DBusError(f"{interface}.{method} answered {name}{detail}")
+        return tuple(reply.body)
+
+    def send(self, service: str, path: str, interface: str, method: str, signature: str,
+             body: tuple[object, ...]) -> None:
+        """Call without waiting for the answer (none is sent): mutter handles the calls of one
+        connection in order, and its answer to an input event comes only once it is idle, 0.5-2 ms
+        most of the time but up to 340 ms while it paints (measured on headless mutter)."""
+        from jeepney import DBusAddress, new_method_call
+        from jeepney.low_level import MessageFlag
+
+        message = new_method_call(DBusAddress(path, bus_name=service, interface=interface), method,
+                                  signature, body)
+        message.header.flags |= MessageFlag.no_reply_expected
+        self.connection.send(message)
+
+    def get(self, service: str, path: str, interface: str, name: str) -> object:
+        """The value of a D-Bus property."""
+        body = self.call(service, path, "org.freedesktop.DBus.Properties", "Get", "ss", (interface, name))
+        variant = body[0]  # (signature, value)
+        assert isinstance(variant, tuple)
+        return variant[1]
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass(frozen=True)
+class CastSession:
+    """A started RemoteDesktop session with its ScreenCast of one monitor."""
+
+    remote: str  # the RemoteDesktop session's object path
+    stream: str  # the ScreenCast stream's object path (input coordinates are relative to it)
+    node: int  # the PipeWire node the frames come from
+    rect: Rect  # the monitor, in the desktop's coordinates
+    name: str  # the monitor's connector ("Meta-0", "DP-1")
+    portal: bool = False  # through the xdg portal: `remote` is the portal's session handle
+    pipewire_fd: int | None = None  # the portal's PipeWire connection (None: the session's daemon)
+
+    def input_call(self, method: str, *values: object) -> tuple[str, str, str, str, str, tuple[object, ...]]:
+        """Service, path, interface, method, signature and body of one input event: `method` one
+        of the Notify* names with its values, (x, y), (button, pressed) or (axis, steps), which
+        mutter's session and the portal take alike but for their first arguments."""
+        if method == "NotifyPointerMotionAbsolute":
+            stream: tuple[object, ...] = (self.node,) if self.portal else (self.stream,)
+            signature, values = "udd" if self.portal else "sdd", (*stream, *values)
+        elif method == "NotifyPointerButton":
+            signature, values = ("iu", (values[0], int(bool(values[1])))) if self.portal else ("ib", values)
+        else:
+            signature = "ui"
+        if self.portal:
+            return (PORTAL, PORTAL_PATH, f"{PORTAL_IFACE}.RemoteDesktop", method, f"oa{{sv}}{signature}",
+                    (self.remote, {}, *values))
+        return REMOTE_DESKTOP, self.remote, f"{REMOTE_DESKTOP}.Session", method, signature, values
+
+
+def start_cast(bus: MutterBus, connector: str = "") -> CastSession:
+    """Create and start a RemoteDesktop session with a ScreenCast of the monitor `connector`
+    ("": the primary one); return once PipeWire has the stream's node."""
+    from jeepney import MatchRule, message_bus
+
+    (remote,) = bus.call(REMOTE_DESKTOP, "/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, "CreateSession")
+    remote_iface = f"{REMOTE_DESKTOP}.Session"
+    session_id = bus.get(REMOTE_DESKTOP, str(remote), remote_iface, "SessionId")
+    (cast,) = bus.call(SCREENCAST, "/org/gnome/Mutter/ScreenCast", SCREENCAST, "CreateSession", "a{sv}",
+                       ({"remote-desktop-session-id": ("s", session_id)},))
+    (stream,) = bus.call(SCREENCAST, str(cast), f"{SCREENCAST}.Session", "RecordMonitor", "sa{sv}",
+                         (connector, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+    rule = MatchRule(type="signal", interface=f"{SCREENCAST}.Stream", member="PipeWireStreamAdded",
+                     path=str(stream))
+    bus.connection.send_and_get_reply(message_bus.AddMatch(rule))
+    with bus.connection.filter(rule) as queue:
+        bus.call(REMOTE_DESKTOP, str(remote), remote_iface, "Start")
+        try:
+            signal = bus.connection.recv_until_filtered(queue, timeout=5)
+        except TimeoutError:
+            raise CaptureError("mutter started the screen cast but PipeWire gave it no stream within 5 s; "
+                               "is PipeWire running in this session?") from None
+    parameters = bus.get(SCREENCAST, str(stream), f"{SCREENCAST}.Stream", "Parameters")
+    assert isinstance(parameters, dict)
+    (left, top), (width, height) = parameters["position"][1], parameters["size"][1]
+    name = parameters.get("output-name", ("s", connector or "primary"))[1]
+    return CastSession(str(remote), str(stream), int(signal.body[0]), Rect(left, top, width, height), name)
+
+
+class FrameStream:
+    """The newest frame of a PipeWire video stream, read by `gst-launch-1.0` (pipewiresrc) into a
+    pipe and from there by a thread of ours. `pipewire_fd`: the portal's PipeWire connection
+    (None: the session's PipeWire daemon, as found through XDG_RUNTIME_DIR)."""
+
+    def __init__(self, node: int, width: int, height: int, env: Mapping[str, str],
+                 pipewire_fd: int | None = None) -> None:
+        binary = shutil.which("gst-launch-1.0")
+        if binary is None:
+            raise CaptureError(f"GStreamer's gst-launch-1.0 is not installed; install: {APT_GSTREAMER}")
+        self.width, self.height = width, height
+        self.frame_size = width * height * 4
+        self._newest: np.ndarray | None = None
+        self._count = 0
+        self._ready = threading.Condition()
+        source = ["pipewiresrc", f"path={node}"]
+        if pipewire_fd is not None:
+            source.append(f"fd={pipewire_fd}")
+        self.process = subprocess.Popen(
+            # videoconvert passes BGRx through untouched (mutter's format here) and converts another
+            [binary, "-q", *source, "!", "videoconvert", "!",
+             f"video/x-raw,format=BGRx,width={width},height={height}", "!", "fdsink", "sync=false"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(env), start_new_session=True,
+            pass_fds=() if pipewire_fd is None else (pipewire_fd,),
+        )
+        self._reader = threading.Thread(target=self._read_frames, name="pipewire-frames", daemon=True)
+        self._reader.start()
+
+    def _read_frames(self) -> None:
+        pipe = self.process.stdout
+        assert pipe is not None
+        with contextlib.suppress(OSError):  # a bigger pipe: fewer switches between gst-launch and us
+            fcntl.fcntl(pipe.fileno(), F_SETPIPE_SZ, PIPE_SIZE)
+        while True:
+            buffer = bytearray(self.frame_size)
+            view, got = memoryview(buffer), 0
+            while got < self.frame_size:
+                chunk = os.readv(pipe.fileno(), [view[got:]])
+                if not chunk:
+                    with self._ready:
+                        self._ready.notify_all()
+                    return
+                got += chunk
+            frame = np.frombuffer(buffer, dtype=np.uint8).reshape(self.height, self.width, 4)
+            with self._ready:
+                self._newest, self._count = frame, self._count + 1
+                self._ready.notify_all()
+
+    def newest(self, timeout: float = FIRST_FRAME_TIMEOUT) -> np.ndarray:
+        """The newest whole frame (H x W x 4, BGRx), waiting for the first one."""
+        with self._ready:
+            if self._newest is None:
+                self._ready.wait_for(lambda: self._newest is not None or self.process.poll() is not None,
+                                     timeout)
+            if self._newest is None:
+                raise CaptureError(f"no frame came from the screen cast within {timeout:g} s "
+                                   "(gst-launch-1.0 pipewiresrc ! videoconvert); are gstreamer1.0-pipewire "
+                                   "and gstreamer1.0-plugins-base installed?")
+            return self._newest
+
+    @property
+    def frames(self) -> int:
+        """How many frames have come so far."""
+        return self._count
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+        self._reader.join(timeout=5)  # it ends at the pipe's end; then the pipe can be closed
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+class GnomeDesktop:
+    """One monitor of a GNOME (mutter) session: its pixels and the pointer's moves, buttons and
+    wheel. The monitor is the one "window" (mutter lists no windows to other programs)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, connector: str = "") -> None:
+        env = os.environ if env is None else env
+        address = env.get("DBUS_SESSION_BUS_ADDRESS", "")
+        if not address:
+            raise CaptureError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run this "
+                               "inside the GNOME session, or try `queens-autosolve demo --desktop gnome`")
+        self.bus = MutterBus(address)
+        try:
+            self.cast = self._start(connector)
+            rect = self.cast.rect
+            stream = FrameStream(self.cast.node, rect.width, rect.height, env, self.cast.pipewire_fd)
+        except BaseException:
+            self.bus.close()
+            raise
+        self.stream = stream  # its first frame comes 0.3-0.5 s later (see prepare_input)
+        self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
+        self.placed: Pointer | None = None
+        self._warm, self._warm_since = False, 0.0
+
+    def _start(self, connector: str) -> CastSession:
+        """Mutter's own API where it lets us use it (a headless mutter); else the portal, which asks
+        the user once (capture.gnome_portal)."""
+        try:
+            return start_cast(self.bus, connector)
+        except DBusError as exc:
+            if not any(name in str(exc) for name in NOT_FOR_US):
+                raise
+        from queens_autosolve.capture.gnome_portal import start_portal_cast
+
+        try:
+            return start_portal_cast(self.bus)
+        except DBusError as exc:
+            if not any(name in str(exc) for name in NOT_FOR_US):
+                raise
+        raise CaptureError("neither mutter's screen cast nor the desktop portal answers on this session bus: "
+                           "this is no GNOME session (or xdg-desktop-portal is not running); run the tool in "
+                           "your GNOME session, or choose the desktop with --desktop")
+
+    def __enter__(self) -> GnomeDesktop:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the stream and the sessions (mutter ends them when our connection closes)."""
+        self.stream.stop()
+        self.bus.close()
+
+    # --- windows: the monitor is the only one known ---------------------------------------------
+
+    def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
+        """The monitor: the board is found in its pixels. A title cannot be matched: mutter tells
+        no other program which windows it shows."""
+        if title is not None:
+            raise CaptureError(f"--window {title!r}: on GNOME the tool cannot see window titles (mutter "
+                               "lists no windows to other programs); leave --window out: the board is "
+                               "found on the whole monitor")
+        return self.monitor
+
+    def refresh(self, window: WindowRecord) -> WindowRecord | None:
+        return self.monitor
+
+    def placement(self, window: WindowRecord) -> Placement | None:
+        return Placement(self.monitor.rect, True)
+
+    def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
+        """None known: a window over the board shows only in the pixels (the guard's checks)."""
+        return []
+
+    def window_at(self, x: float, y: float) -> WindowRecord | None:
+        return self.monitor if self.monitor.rect.contains(x, y) else None
+
+    def window_manager(self) -> str | None:
+        return "mutter"
+
+    # --- pixels ----------------------------------------------------------------------------------
+
+    def monitors(self) -> list[Monitor]:
+        """Index 0, all monitors, is the one cast here (mss's convention), as is 1."""
+        return [Monitor(0, self.monitor.rect), Monitor(1, self.monitor.rect)]
+
+    def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
+        """The pixels of `rect` (clipped to the monitor) from the newest frame of the stream.
+
+        The newest frame is what mutter last painted and sent: on this headless mutter (software
+        rendering, 80% of a core on the cast, a loaded 2-core machine) a page's change reached it
+        0.1-0.9 s after Chromium painted it, where an X11 grab shows it at once. So the checks
+        before each click see the page that late (see the README: a reloaded page took 1-3
+        clicks before the run stopped)."""
+        screen = self.monitor.rect
+        visible = rect.intersection(screen)
+        if visible.empty:
+            raise WindowOffScreenError(f"{rect} lies outside the monitor {screen}; nothing to grab there")
+        whole = self.stream.newest()
+        x, y = visible.left - screen.left, visible.top - screen.top
+        return Frame(
+            raw=whole[y : y + visible.height, x : x + visible.width],  # a view: frames are never written
+            rect=visible, source=source, window=window, monitor=Monitor(1, screen),
+            clipped=rect.edges_outside(screen),
+        )
+
+    def grab_window(self, window: WindowRecord) -> Frame:
+        return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
+
+    def grab_screen(self) -> Frame:
+        return self.grab(self.monitor.rect, source=FrameSource.SCREEN)
+
+    # --- the pointer, the buttons, the wheel ------------------------------------------------------
+
+    def pointer(self) -> Pointer:
+        """Where this session last put the pointer; before any move it is unknown (off screen)."""
+        return self.placed or Pointer(0, 0, on_screen=False)
+
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+        at = (float(x - self.monitor.rect.left), float(y - self.monitor.rect.top))  # stream coordinates
+        self._remote("NotifyPointerMotionAbsolute", *at)
+        self.placed = Pointer(x, y, on_screen=True)
+        return self.placed
+
+    def moved_by_someone_else(self) -> Pointer | None:
+        """Never known here: mutter does not say where the pointer is (see the module's doc)."""
+        return None
+
+    def prepare_input(self) -> None:
+        """The warm-up move (to the monitor's bottom right corner, away from any board and from
+        GNOME's hot corner); the first press waits until WARM_UP has passed since (`_warmed`),
+        so the wait for the stream's first frame and the reading in between cost nothing."""
+        if self._warm:
+            return
+        rect = self.monitor.rect
+        self.move_pointer(rect.right - 2, rect.bottom - 2)
+        self._warm, self._warm_since = True, time.monotonic()
+        self.stream.newest()  # the stream's first frame meanwhile, outside the timed stages
+
+    def _warmed(self) -> None:
+        self.prepare_input()
+        time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
+
+    def click(self, x: int, y: int) -> None:
+        self._warmed()
+        self._remote("NotifyPointerButton", BTN_LEFT, True)
+        self._remote("NotifyPointerButton", BTN_LEFT, False)
+
+    def wheel(self, down: int = 0, right: int = 0) -> None:
+        self._warmed()
+        if down:
+            self._remote("NotifyPointerAxisDiscrete", AXIS_VERTICAL, down)
+        if right:
+            self._remote("NotifyPointerAxisDiscrete", AXIS_HORIZONTAL, right)
+
+    def _remote(self, method: str, *values: object) -> None:
+        """One input event. The first one waits for the answer (a refused session or stream is an
+        error then, before any click); the others do not (see `MutterBus.send`)."""
+        call = self.cast.input_call(method, *values)
+        if self._warm:
+            self.bus.send(*call)
+        else:
+            self.bus.call(*call)

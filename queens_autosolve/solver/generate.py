@@ -1,0 +1,345 @@
+"""Make new puzzles with exactly one solution: place a random answer, grow the regions around it
+in checked batches without letting a second answer in, then mend what is left.
+
+Vocabulary as in `solver.puzzle`. The *intended* solution is the random answer the regions are
+grown around; a *rival* is any other solution of the current map. Three steps:
+
+1. `seed_regions`: each region starts as its k intended queens (joined by a path when k > 1).
+2. `solver.grow.Growth`: unassigned cells join neighbouring regions a batch at a time (the
+   batch doubling while all goes well, up to 64 cells), and ONE propagation of the whole map
+   follows each batch: a new cell that propagation rules out holds a queen in no solution, so
+   when it rules out every new cell, none opened a rival. Each new cell left in play leaves
+   its region and may not join it again. Nearly every batch passes, and the final maps are
+   mostly settled by propagation alone. Cells every neighbour refused are then checked for
+   rivals proper (a search with a queen forced on the cell); the rest push in by moving or
+   evicting the queens of the rivals they open, up to a budget, or join random neighbours.
+3. `make_unique`: while the map has a rival, a queen cell of the rival that is not an intended
+   queen moves out of its region (`break_rival`), so the rival loses its queen there.
+
+Every check is the solver's own: `solver.propagate.propagate` for the batches, and
+`solver.search.search_board` (on the half-grown map, intended solution skipped, with a node
+budget: `Budgets`) for rivals; a search that runs out only changes which move is made, and
+`count_solutions` proves every puzzle unique at the end. This replaced a second, small solver
+that lived here and checked each cell alone (issue 9). Checking each cell alone with the
+solver's dearer nodes was slower than that (30x30: 11.6 -> 15.2 s median), and checking
+batches by a two-node search with halving to find the culprit hardly faster (11.3 s): a
+propagation names the culprits at once. Same seed, same puzzle; but the map a seed makes
+depends on which rival a search meets first, so retuning the solver can change the puzzles a
+seed makes.
+
+>>> p = generate_puzzle(6, rng=7)
+>>> p.name, p.meta["seed"], count_solutions(p, limit=2)
+('gen-n6-k1-s7', '7', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from itertools import islice
+
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.grow import (
+    BUDGETS,
+    SHAPED_MAX,
+    UNKNOWN,
+    Budgets,
+    Growth,
+    RegionMap,
+    RegionShaper,
+    assign_leftovers,
+)
+from queens_autosolve.solver.puzzle import Cell, Puzzle, Rule, cells_of
+from queens_autosolve.solver.regions import (
+    grow_star_regions,
+    join_cells,
+    neighbours_of,
+    random_solution_cells,
+    reachable,
+)
+from queens_autosolve.solver.search import count_solutions, search
+
+__all__ = [
+    "BUDGETS",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "ONE_AT_A_TIME",
+    "Budgets",
+    "check_size",
+    "generate_hard",
+    "generate_many",
+    "generate_puzzle",
+    "hardest",
+    "make_unique",
+    "puzzle_name",
+    "seed_regions",
+]
+
+MIN_SIZE = 4
+MAX_SIZE = 60  # beyond this, generation takes minutes and labels leave the printable ASCII set
+ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nearly always works)
+SEEDINGS = 20  # for k > 1: seed maps drawn until one has no rival (see seed_regions)
+WAYS = 12  # moves break_rival checks per round before taking a random one
+TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
+ONE_AT_A_TIME = Budgets(batch=1)  # every cell checked alone: the benchmark's baseline
+
+
+def check_size(n: int, k: int = 1, rule: Rule = "touch") -> None:
+    """Raise QueensError when no n x n puzzle with k queens per unit can exist under `rule`.
+
+    Under ``touch`` each 2x2 block holds at most one queen, so an even board needs n >= 4k;
+    exhaustive search shows odd boards need it too (k <= 4). Under ``diagonal`` k must be 1:
+    n*k queens with no two on a diagonal cannot fit on the 2n-1 diagonals of one direction.
+    """
+    if k < 1:
+        raise QueensError(f"--stars {k}: every unit needs at least one queen; use --stars 1 or more")
+    if n < MIN_SIZE:
+        raise QueensError(
+            f"--size {n}: boards smaller than {MIN_SIZE}x{MIN_SIZE} have no solution; use {MIN_SIZE} or more"
+        )
+    if n > MAX_SIZE:
+        raise QueensError(
+            f"--size {n}: boards above {MAX_SIZE}x{MAX_SIZE} are not supported; use a smaller size"
+        )
+    if rule == "diagonal" and k != 1:
+        raise QueensError(
+            f"--stars {k} with --rule diagonal is impossible; the diagonal rule needs --stars 1"
+        )
+    if rule == "touch" and n < 4 * k:
+        raise QueensError(
+            f"--size {n} --stars {k}: {k} non-touching queens per row and column need a board of "
+            f"at least {4 * k}x{4 * k}; use --size {4 * k} or more, or fewer stars"
+        )
+
+
+def puzzle_name(n: int, k: int, seed: int) -> str:
+    """The name a generated puzzle carries, e.g. ``gen-n10-k2-s42``: enough to make it again."""
+    return f"gen-n{n}-k{k}-s{seed}"
+
+
+def generate_puzzle(
+    n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch", budgets: Budgets = BUDGETS
+) -> Puzzle:
+    """A random n x n puzzle with k queens per unit and exactly one solution.
+
+    `rng` is a seed (the puzzle is then named ``gen-n{n}-k{k}-s{seed}`` with ``seed`` in its
+    meta) or a Random to draw from (named ``gen-n{n}-k{k}``). Only that randomness is used.
+    Raises QueensError when the size cannot hold a puzzle (see `check_size`).
+    """
+    check_size(n, k, rule)
+    seed = rng if isinstance(rng, int) else None
+    rand = random.Random(seed) if seed is not None else rng
+    assert isinstance(rand, random.Random)
+    for _ in range(ATTEMPTS):
+        try:
+            queens = random_solution_cells(n, k, rand, rule=rule)
+        except ValueError:
+            raise QueensError(
+                f"--size {n} --stars {k}: could not place a random answer; try a larger size"
+            ) from None
+        board = RegionMap(seed_regions(n, queens, k, rand, rule), k, rule, queens, budgets)
+        shaper = RegionShaper(board, rand) if k == 1 and n <= SHAPED_MAX else None
+        Growth(board, set(queens), rand, shaper).run()
+        assign_leftovers(board, rand)
+        if make_unique(board, queens, rand) and count_solutions(board.puzzle(), limit=2) == 1:
+            break
+    else:
+        raise QueensError(
+            f"--size {n} --stars {k}: no unique puzzle after {ATTEMPTS} attempts; try another seed"
+        )
+    name = puzzle_name(n, k, seed) if seed is not None else f"gen-n{n}-k{k}"
+    meta = {"seed": str(seed)} if seed is not None else {}
+    return board.puzzle(name=name, meta=meta)
+
+
+def seed_regions(
+    n: int, queens: Sequence[Cell], k: int, rng: random.Random, rule: Rule = "touch"
+) -> list[list[int]]:
+    """The starting grid: each region holds its k intended queens (joined by a path when k > 1,
+    so the region is connected from the start); every other cell is -1 (unassigned).
+
+    Growth needs a start with no rival, and the paths of k > 1 often let one in (11 of 20 seeds
+    on 11x11, k = 2), so up to SEEDINGS maps are drawn and the first without a rival is kept.
+    """
+    grid = [[-1] * n for _ in range(n)]
+    if k == 1:
+        for region, (r, c) in enumerate(queens):
+            grid[r][c] = region
+        return grid
+    for _ in range(SEEDINGS):
+        grid = joined_queens(n, queens, k, rng)
+        if not RegionMap([row[:] for row in grid], k, rule, queens).rival(budget=BUDGETS.rival):
+            break
+    return grid
+
+
+def joined_queens(n: int, queens: Sequence[Cell], k: int, rng: random.Random) -> list[list[int]]:
+    """For k > 1: each region's k queens and the paths joining them. Which queens share a
+    region comes from a full map of glued pieces; its areas also bound the paths."""
+    grid = [[-1] * n for _ in range(n)]
+    full = grow_star_regions(n, queens, k, rng)
+    for region in range(n):
+        area = {(r, c) for r in range(n) for c in range(n) if full[r][c] == region}
+        members = [cell for cell in queens if full[cell[0]][cell[1]] == region]
+        for cell in join_cells(members, area):
+            grid[cell[0]][cell[1]] = region
+    return grid
+
+
+def make_unique(
+    board: RegionMap, intended: Sequence[Cell], rng: random.Random, max_moves: int | None = None
+) -> bool:
+    """Edit `board` until `intended` is its only solution; False if `max_moves` edits were not enough.
+
+    Each round searches for a rival and moves one of its queen cells out of its region
+    (`break_rival`); when none can move, or the search ran out of nodes, a random border cell
+    moves instead, so the next round sees a different map. Cells moved in the last few rounds
+    stay put, so two rivals cannot bounce one cell back and forth.
+    """
+    limit = max_moves if max_moves is not None else 10 * board.n * board.k
+    keep = set(intended)
+    recent: deque[list[Cell]] = deque(maxlen=TABU_ROUNDS)
+    for _ in range(limit):
+        rival = board.rival(budget=board.budgets.mend)
+        if not rival:
+            return True
+        frozen = keep.union(*recent)
+        moved = break_rival(board, rival, frozen, rng) if rival != UNKNOWN else None
+        recent.append(moved or [])
+        if moved is None:
+            nudge_border(board, keep, rng)
+    return False
+
+
+def break_rival(board: RegionMap, rival: int, keep: set[Cell], rng: random.Random) -> list[Cell] | None:
+    """Move a queen cell of `rival` (never a cell of `keep`) out of its region, which leaves the
+    rival a queen short there; the moved cells, or None when no queen of it can leave.
+
+    A cell deep inside its region leaves with a path to the nearest border, and pieces of the
+    region that the move cuts off leave with it (`carve`). Of the first WAYS moves, the first
+    that opens no rival through a moved cell is taken (a search with a queen forced on each
+    moved cell: one node, mostly); failing that, a random one of them.
+    """
+    cells = [cell for cell in cells_of(rival, board.n) if cell not in keep]
+    rng.shuffle(cells)
+    ways = list(islice((way for cell in cells for way in carve(board, cell, keep, rng)), WAYS))
+    for moved, region in ways:
+        old = board.region_at(moved[0])
+        for here in moved:
+            board.move(here, region)
+        if not any(board.opens_rival(here) for here in moved):
+            return moved
+        for here in moved:
+            board.move(here, old)
+    if not ways:
+        return None
+    moved, region = rng.choice(ways)
+    for here in moved:
+        board.move(here, region)
+    return moved
+
+
+def carve(board: RegionMap, cell: Cell, keep: set[Cell], rng: random.Random) -> list[tuple[list[Cell], int]]:
+    """Ways to take `cell` out of its region A: (cells to move, region they join).
+
+    The cells are a shortest path inside A from `cell` to a cell on A's border (avoiding
+    intended queens), plus any part of A that would lose touch with A's intended queens.
+    """
+    n = board.n
+    region = board.region_at(cell)
+    area = set(cells_of(board.masks[region], n))
+    anchors = sorted(q for q in keep if q in area)
+    came_from: dict[Cell, Cell | None] = {cell: None}
+    queue = [cell]
+    ways: list[tuple[list[Cell], int]] = []
+    for here in queue:
+        targets = board.bordering_regions(here)
+        if targets:
+            path = []
+            at: Cell | None = here
+            while at is not None:
+                path.append(at)
+                at = came_from[at]
+            moved = _with_orphans(path, area, anchors)
+            if moved is not None:
+                rng.shuffle(targets)
+                ways.extend((moved, target) for target in targets)
+            if len(ways) >= 4:
+                break
+        for near in neighbours_of(n, here):
+            if near in area and near not in came_from and near not in keep:
+                came_from[near] = here
+                queue.append(near)
+    return ways
+
+
+def _with_orphans(path: list[Cell], area: set[Cell], anchors: list[Cell]) -> list[Cell] | None:
+    """`path` plus the parts of `area` cut off from the anchors by removing it; None when the
+    anchors themselves end up apart."""
+    rest = area - set(path)
+    reached = reachable(anchors[0], rest)
+    if any(anchor not in reached for anchor in anchors):
+        return None
+    return path + sorted(rest - reached)
+
+
+def nudge_border(board: RegionMap, keep: set[Cell], rng: random.Random) -> None:
+    """Move one random border cell (never an intended queen) to a neighbouring region."""
+    cells = [(r, c) for r in range(board.n) for c in range(board.n) if (r, c) not in keep]
+    rng.shuffle(cells)
+    for cell in cells:
+        targets = board.bordering_regions(cell)
+        if targets and board.region_at(cell) >= 0 and board.can_give_away(cell):
+            board.move(cell, rng.choice(targets))
+            return
+
+
+def generate_many(
+    n: int,
+    k: int,
+    seeds: Sequence[int],
+    *,
+    rule: Rule = "touch",
+    progress: Callable[[Puzzle], None] | None = None,
+    budgets: Budgets = BUDGETS,
+) -> list[Puzzle]:
+    """One puzzle per seed (so each can be remade alone from its name); `progress` is called
+    after each one."""
+    puzzles = []
+    for seed in seeds:
+        puzzle = generate_puzzle(n, k, rng=seed, rule=rule, budgets=budgets)
+        puzzles.append(puzzle)
+        if progress is not None:
+            progress(puzzle)
+    return puzzles
+
+
+def generate_hard(
+    n: int,
+    k: int,
+    seeds: Sequence[int],
+    keep: int,
+    *,
+    rule: Rule = "touch",
+    progress: Callable[[Puzzle], None] | None = None,
+    budgets: Budgets = BUDGETS,
+) -> list[Puzzle]:
+    """The `keep` hardest of the puzzles made from `seeds` (one candidate each), in seed order.
+
+    Hardest means the most search nodes our solver takes to find the answer and prove it unique
+    (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so keeping the
+    ones it has to branch on most gives tests and benchmarks boards that make it work. Ties go to
+    the lower seed. Each puzzle keeps its own seed's name, so it can be made again alone without
+    `--hard`. `progress` is called after each candidate.
+    """
+    candidates = generate_many(n, k, seeds, rule=rule, progress=progress, budgets=budgets)
+    return hardest(candidates, keep)
+
+
+def hardest(puzzles: Sequence[Puzzle], keep: int) -> list[Puzzle]:
+    """The `keep` puzzles that take `search(limit=2)` the most nodes, in their given order (ties:
+    the earlier one)."""
+    nodes = [search(puzzle, limit=2).nodes for puzzle in puzzles]
+    ranked = sorted(range(len(puzzles)), key=lambda i: (-nodes[i], i))[:keep]
+    return [puzzles[i] for i in sorted(ranked)]

@@ -1,0 +1,346 @@
+"""Search: propagate to a fixed point, then branch on the unit with the fewest candidates.
+
+The whole solver is `propagate` (solver/propagate.py) and `_explore` here: try each candidate
+of the tightest unit as that unit's next queen, recurse, and rule the candidate out once its
+branch is done, so branches never overlap and counting needs no de-duplication. For k >= 4 a
+2x2 block of two lines known to hold exactly one queen is branched on instead when it has fewer
+candidates than the unit has branches (solver/branching.py). Counting stops as soon as `limit`
+answers are found (2 is enough to prove an answer unique).
+
+What one search learns as it goes: how often each unit held a contradiction (`_Tally.weights`),
+which breaks ties between equally tight units; and at each node what the rules' last calls left
+(`Memo.last_calls`), which each branch resumes from, so the rules look only at what it changed.
+
+For k >= 4 a search that does not finish within a few nodes starts again from a root probed
+cell by cell (`probe`: a candidate whose queen propagates to a contradiction goes): on the hard
+17x17 boards that takes the worst cases' nodes down by a third to a fiftieth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from queens_autosolve.solver.board import bits
+from queens_autosolve.solver.branching import block_branch
+from queens_autosolve.solver.propagate import (
+    Board,
+    State,
+    Step,
+    StepKind,
+    board_of,
+    fixed_point,
+    place,
+    propagate,
+    rules_for,
+)
+from queens_autosolve.solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
+from queens_autosolve.solver.wording import band_text
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the first answer (or None), how many answers up to the limit, and
+    how many nodes (propagate calls) it took."""
+
+    solution: Solution | None
+    count: int
+    nodes: int
+
+
+def solve(puzzle: Puzzle) -> Solution | None:
+    """One answer to `puzzle`, or None when it has none.
+
+    >>> solve(Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])).queens
+    ((0, 2), (1, 0), (2, 3), (3, 1))
+    >>> solve(Puzzle.from_rows(["AB", "CD"])) is None
+    True
+    """
+    return search(puzzle, limit=1).solution
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
+    """How many answers `puzzle` has, counting no further than `limit`."""
+    return search(puzzle, limit=limit).count
+
+
+def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
+    """Find up to `limit` answers; the result holds the first, the count and the node count.
+
+    `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
+    """
+    board = board_of(puzzle)
+    probing = board.k >= PROBE_FROM_K
+    tally = _Tally(len(board.units), limit, budget=PROBE_AFTER if probing else None, trial_depth=TRIAL_DEPTH)
+    start = _start(board)
+    if start is not None and limit > 0:
+        _explore(board, start[0], start[1], tally, None, 0)
+        if probing and tally.count < limit and tally.nodes >= tally.budget:
+            tally = _search_probed(board, start, limit, tally.nodes)
+    solution = Solution.of(cells_of(tally.first, board.n)) if tally.count else None
+    return SearchResult(solution, tally.count, tally.nodes)
+
+
+def _search_probed(board: Board, start: State, limit: int, spent: int) -> _Tally:
+    """The search again from the start, its root first propagated and then probed (`probe`);
+    the tally counts the `spent` nodes of the search that gave up, and a node a probe."""
+    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH)
+    tally.nodes = spent + 1
+    board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
+    root = propagate(board, start[0], start[1])
+    if root is not None:
+        root, probes = probe(board, root[0], root[1])
+        tally.nodes += probes
+    if root is not None:
+        _explore(board, root[0], root[1], tally, None, 0)
+    return tally
+
+
+def probe(board: Board, cand: int, queens: int) -> tuple[State | None, int]:
+    """Failed-literal probing: put a queen on each candidate in turn and propagate; a candidate
+    whose queen leads to a contradiction can hold none, so it goes (and the state is propagated
+    again before the next probe). One pass over the candidates; returns the state (None: a
+    contradiction) and how many probes it took."""
+    rules = rules_for(board.k, search=True)
+    probes = 0
+    calls = board.memo.last_calls()  # each probe starts the rules from the probed state
+    for low in _cells(cand):
+        if not cand & low:
+            continue
+        probes += 1
+        board.memo.resume(calls)
+        state = place(board, cand, queens, low)
+        if state is not None and fixed_point(board, state[0], state[1], rules) is not None:
+            continue
+        board.memo.resume(calls)
+        state = propagate(board, cand & ~low, queens)
+        if state is None:
+            return None, probes
+        cand, queens = state
+        calls = board.memo.last_calls()
+    board.memo.resume(calls)
+    return (cand, queens), probes
+
+
+def _cells(mask: int) -> list[int]:
+    """The cells of `mask`, one bit each, lowest first."""
+    return [1 << i for i in bits(mask)]
+
+
+def search_board(
+    board: Board, cand: int, queens: int = 0, *, limit: int = 1, skip: int = -1, budget: int | None = None
+) -> tuple[int, bool]:
+    """The lower-level search the generator uses on half-built maps (see `board_of_regions`).
+
+    Starts from candidates `cand` with `queens` placed, and looks for up to `limit` answers,
+    not counting the answer whose queen mask is `skip`. Returns the first answer's queen mask
+    (0: none found) and whether the search finished; it stops unfinished after `budget` nodes.
+    """
+    tally = _Tally(len(board.units), limit, skip, budget)
+    start = place(board, cand, 0, queens)
+    if start is not None and limit > 0:
+        _explore(board, start[0], start[1], tally, None, 0)
+    finished = tally.count >= limit or tally.nodes < tally.budget
+    return (tally.first if tally.count else 0), finished
+
+
+def explain(puzzle: Puzzle) -> list[Step]:
+    """The steps to the first answer as a person would take them: deductions, guesses (with the
+    alternatives counted) and backtracking when a guess fails.
+
+    >>> [step.text for step in explain(Puzzle.from_rows(["AB", "CD"]))][-2:]
+    ['contradiction: region B has no candidates left', 'no solution']
+    """
+    board = board_of(puzzle)
+    log: list[Step] = []
+    if puzzle.given:
+        names = ", ".join(map(cell_name, puzzle.given))
+        log.append(Step(f"given queens: {names}", puzzle.given, kind=StepKind.GIVEN))
+    tally = _Tally(len(board.units), 1, trial_depth=EXPLAIN_TRIAL_DEPTH)
+    start = _start(board)
+    if start is None:
+        log.append(Step("contradiction: the given queens break the rules", kind=StepKind.CONTRADICTION))
+    else:
+        _explore(board, start[0], start[1], tally, log, 0)
+    if not tally.count:
+        log.append(Step("no solution", kind=StepKind.SOLVED))
+    return log
+
+
+# Depths at which propagation runs the bounded `trial` rule (k>1). The search runs it nowhere.
+# Measured in two runs (benchmarks/starbattle.py --trials, first 200 of each shared k>1 set and
+# games/stars4-17-hard; mean time against the search without trials): at the root, trials take
+# nodes down (14-3-hard 1.6 -> 1.0 a puzzle, 10-2-expert 13.5 -> 11.5) but time up (1.19-1.24x,
+# 1.17-1.19x; 11-2-hard 1.23-1.29x, 21-5 1.18-1.21x), and the 17x17 sets barely move (17-4 0.90-
+# 0.94x, the hard set 0.97-1.03x, same nodes). At every node they cut the nodes (17-4 506 -> 294,
+# hard set 864 -> 528, 10-2 13.5 -> 6.6) at 1.28-1.65x the time. A branch is itself a trial that
+# recurses, and a cheaper one. `explain` runs trials at the root: there one step a person can
+# check replaces a guess.
+# Also tried for issue 12 (same process, interleaved; nodes mean/max): at the root, choosing the
+# unit by trying every candidate of every open unit (fewest candidates left over its options,
+# failed cells removed) took games/stars4-17-hard from 834/2199 nodes to 185/1915, and down to
+# depth 2 to a handful, but the trials cost more than the nodes saved (hard set mean 264 -> 335
+# ms at the root only) and 17-4-sample's worst puzzle kept its 1,974 nodes: there even the best
+# root unit, found by forcing each in turn, leaves 1,559.
+TRIAL_DEPTH = -1
+EXPLAIN_TRIAL_DEPTH = 0
+
+# Failed-literal probing at the root (`probe`), for k >= PROBE_FROM_K: a search that has not
+# finished within PROBE_AFTER nodes starts again from a probed root (issue 34). Measured with
+# benchmarks/starbattle.py --before fadd280 (one process, interleaved; CPU ms mean/max, nodes
+# mean/max counting the probes and the search that gave up): games/stars4-17-hard 212/679 ->
+# 160/356 ms, 390/1244 -> 305/700 nodes (CaDiCaL 342/545 ms); 17-4-sample 108/312 -> 170/387 ms,
+# 167/515 -> 306/788 nodes (CaDiCaL 351/549): its trees of 73-109 nodes pay ~280 probes, and its
+# worst (515 nodes) loses only one cell to them. Other budgets (nodes before probing; the two 17x17
+# sets, two runs): at once 152/384 ms over both, 60 173-178/429-465 (hard set), 120 188-216/394-561,
+# 250 203-235/460-671. Also tried: two passes (404/1099 nodes), only cells in units with little
+# slack (the cells whose probes fail lie in roomy units: hard set 206/650 ms), tightest units
+# first or stopping after 40-80 quiet probes (within the noise, or worse), the trial's reach per
+# unit over the probes (no cell more), fewer rules a probe (fewer failures: 1,142 nodes max).
+# Not below k = 4: 14-3-hard within the noise, 10-2-expert 4.8 -> 5.4-8.1 ms mean.
+PROBE_FROM_K = 4
+PROBE_AFTER = 20
+
+
+class _Tally:
+    """Counters shared by every node of one search."""
+
+    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights")
+
+    def __init__(
+        self, units: int, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1
+    ) -> None:
+        self.limit = limit
+        self.skip = skip  # an answer (queen mask) not to count
+        self.budget = budget if budget is not None else 1 << 62  # nodes allowed
+        self.count = 0
+        self.nodes = 0
+        self.first = 0
+        self.trial_depth = trial_depth  # nodes this deep or shallower run `trial`
+        # weights[u]: how many contradictions the search met in unit u (see _weigh_failure)
+        self.weights = [0] * units
+
+
+def _start(board: Board) -> tuple[int, int] | None:
+    """All cells candidates, then the given queens placed."""
+    full = (1 << board.n * board.n) - 1
+    return place(board, full, 0, mask_of(board.puzzle.given, board.n))
+
+
+def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step] | None, depth: int) -> None:
+    if tally.nodes >= tally.budget:
+        return
+    tally.nodes += 1
+    mark = len(log) if log is not None else 0
+    state = propagate(board, cand, queens, log, trials=depth <= tally.trial_depth)
+    if log is not None and depth:
+        log[mark:] = [replace(step, depth=depth) for step in log[mark:]]
+    if state is None:
+        _weigh_failure(board, tally.weights)
+        return
+    cand, queens = state
+    if queens.bit_count() == board.total:
+        if queens == tally.skip:
+            return
+        tally.count += 1
+        if tally.count == 1:
+            tally.first = queens
+        if log is not None:
+            log.append(Step("solved", board.cells(queens), kind=StepKind.SOLVED, depth=depth))
+        return
+    u, need = _tightest_unit(board, cand, queens, tally.weights)
+    options = cand & board.units[u]
+    block, line = block_branch(board, cand, queens, options.bit_count() - need + 1)
+    if block:
+        u, need, options = line, 1, block
+    calls = board.memo.last_calls()  # each branch starts the rules from here (Memo.resume)
+    for low in _branch_order(board, cand, options):
+        if options.bit_count() < need:
+            break
+        board.memo.resume(calls)
+        if log is not None:
+            log.append(_guess_step(board, u, low, options, need, depth, block=bool(block)))
+        child = place(board, cand, queens, low)
+        if child is not None:
+            _explore(board, child[0], child[1], tally, log, depth + 1)
+        if tally.count >= tally.limit or tally.nodes >= tally.budget:
+            return
+        if log is not None:
+            log.append(
+                Step(
+                    f"backtrack: {cell_name(board.cells(low)[0])} holds no queen",
+                    board.cells(low), kind=StepKind.BACKTRACK, depth=depth,
+                )
+            )
+        cand ^= low
+        options ^= low
+
+
+def _branch_order(board: Board, cand: int, options: int) -> list[int]:
+    """The cells of `options` (one bit each) in the order to try them. For k>1, the cells that
+    take the most candidates first: measured, that gives about 5% fewer nodes, as the later
+    siblings, with those cells ruled out, are the tighter for it. For k=1, reading order."""
+    cells = []
+    while options:
+        low = options & -options
+        cells.append(low)
+        options ^= low
+    if board.k > 1:
+        neighbours = board.neighbours
+        cells.sort(key=lambda low: ((neighbours[low.bit_length() - 1] & cand).bit_count(), low), reverse=True)
+    return cells
+
+
+def _tightest_unit(board: Board, cand: int, queens: int, weights: list[int]) -> tuple[int, int]:
+    """The open unit with the fewest candidates to spare (candidates minus queens still needed),
+    and its need; the fewer the branches, the smaller the tree. On a tie, the unit the search
+    has met the most contradictions in (`weights`, see _weigh_failure), then the first."""
+    # Measured against other choices (mean/max nodes to solve and prove unique; 17-4-sample,
+    # first 400 of 10-2-expert, 11-2-hard): the first tightest unit 506/2111, 15.4/86, 3.7/14.
+    # Fewest candidates per queen needed (the ratio) 710/2703, 16.1/94, 3.7/14; fewest ways to
+    # place the need (binomial) 541/2038, 15.0/176, 11.5/162; ties to the smaller need 519/2203,
+    # 15.2/95, 4.3/26; regions first on ties 510/2091, 15.0/87, 4.5/24; a yes/no branch on one
+    # cell of this unit 547/2261, 16.3/93, 4.0/17.
+    # Ties to the unit with the most contradictions (issue 12; nodes mean/max, 17-4-sample and
+    # games/stars4-17-hard, with block branching): 608/1974, 834/2199 -> 559/1861, 811/2031; the
+    # 9-2 .. 25-6 sets within 2% either way. Weighing the slack by the contradictions instead
+    # ((slack + 1) / weight, dom/wdeg) lost on 17-4 (1054/4585), and softer mixes (the square root
+    # or fourth root of the weight) lost on one set or the other.
+    k = board.k
+    best, best_need, best_slack, best_weight = -1, 0, 1 << 30, -1
+    for u, unit in enumerate(board.units):
+        need = k - (unit & queens).bit_count()
+        if need:
+            slack = (cand & unit).bit_count() - need
+            if slack < best_slack or (slack == best_slack and weights[u] > best_weight):
+                best, best_need, best_slack, best_weight = u, need, slack, weights[u]
+    return best, best_need
+
+
+def _weigh_failure(board: Board, weights: list[int]) -> None:
+    """A node failed: count the contradiction against the units it was found in (the rules note
+    them in Memo.blame when they know them), so _tightest_unit prefers those units on ties.
+    Not for k = 1: those searches take a few nodes, and keeping their order keeps the answer a
+    search finds first where a level has several (community level125 would change)."""
+    blame = board.memo.blame
+    board.memo.blame = 0
+    if board.k == 1:
+        return
+    for u in bits(blame):
+        weights[u] += 1
+
+
+def _guess_step(
+    board: Board, u: int, low: int, options: int, need: int, depth: int, *, block: bool = False
+) -> Step:
+    name = cell_name(board.cells(low)[0])
+    count = options.bit_count()
+    if block:  # a 2x2 block of the lines u and u+1
+        horizontal = u < board.n
+        where = band_text(u if horizontal else u - board.n, horizontal)
+        why = f"{count} candidate{'s' if count > 1 else ''} in a 2x2 block of {where}"
+        why += ", which have room for their queens only one to a block"
+    else:
+        why = f"{count} candidate{'s' if count > 1 else ''} in {board.puzzle.unit_name(u)}"
+        if board.k > 1:
+            why += f", which needs {need} more"
+    return Step(f"guess: {name} ({why})", board.cells(low), guess=True, kind=StepKind.GUESS, depth=depth)

@@ -1,0 +1,49 @@
+"""Players: anything that picks a move for a game state. The terminal loop and the arena only
+see this protocol, so people and programs are interchangeable.
+
+>>> from queens_autosolve.twoplayer.corner import CornerGame
+>>> move = RandomPlayer(seed=1).choose(CornerGame(n=5, x=5, y=5))
+>>> move in CornerGame(n=5, x=5, y=5).legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from queens_autosolve.twoplayer.game import Searchable
+from queens_autosolve.twoplayer.search import AlphaBeta, Limit, SearchResult
+
+
+class Player(Protocol):
+    """Picks a legal move in a position that is not over."""
+
+    name: str
+
+    def choose(self, state: Any) -> Any: ...
+
+
+class RandomPlayer:
+    """A uniformly random legal move (seeded, so games replay)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any) -> Any:
+        return self.rng.choice(list(state.legal_moves()))
+
+
+class SearchPlayer:
+    """Alpha-beta within a limit; keeps its transposition table between moves."""
+
+    def __init__(self, limit: Limit, name: str = "search", engine: AlphaBeta | None = None) -> None:
+        self.name = name
+        self.limit = limit
+        self.engine = engine or AlphaBeta()
+        self.last: SearchResult | None = None
+
+    def choose(self, state: Searchable[Any]) -> Any:
+        self.last = self.engine.search(state, self.limit)
+        return self.last.move
