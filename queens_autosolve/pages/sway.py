@@ -4,7 +4,9 @@
 sway 1.7 refuses to run as root, so it runs as nobody, with a private XDG_RUNTIME_DIR (0700,
 nobody's). It runs inside `unshare -m -n --fork` with a private /tmp and its own loopback:
 its XWayland takes the first free X display number and its lock files in /tmp, and there it
-never takes one an Xvfb of the suite (or another run) uses. Root only (unshare and nsenter).
+never takes one an Xvfb of the suite (or another run) uses; the folders of the host's /tmp that
+hold this program (a CI clone under /tmp, its venv) are bound into it at the same paths. Root
+only (unshare and nsenter).
 
 The runtime directory lies outside /tmp (under /run), so the job's own process reaches the
 Wayland and sway IPC sockets by path from outside the namespace (a Unix socket bound to a path
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -92,7 +95,7 @@ class Sway:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.runtime),
                "XDG_RUNTIME_DIR": str(self.runtime), "WLR_BACKENDS": "headless",
                "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
-        inside = (f"mount -t tmpfs -o mode=1777 tmpfs /tmp && ip link set lo up && "
+        inside = (f"{private_tmp(self.runtime / 'host-tmp')} && ip link set lo up && "
                   f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups "
                   f"sway -c {self.runtime}/config")
         self.process = subprocess.Popen(
@@ -266,3 +269,22 @@ def _demo_on(
                               session.get("WAYLAND_DISPLAY", ""), show=show, keep_open=keep_open)
     finally:
         chromium.stop()
+
+
+def private_tmp(hold: Path) -> str:
+    """The shell commands that give the namespace an empty /tmp of its own, in which the folders
+    of the host's /tmp that hold this program (its venv, its source checkout, e.g. a CI clone
+    under /tmp) stay where they are: what runs inside (`enter`) starts from the same paths."""
+    import sys
+
+    import queens_autosolve
+
+    needed = {Path(sys.prefix).resolve(), Path(queens_autosolve.__file__).resolve().parents[1]}
+    kept = sorted({Path("/tmp", path.relative_to("/tmp").parts[0]) for path in needed
+                   if path.is_relative_to("/tmp") and path != Path("/tmp")})
+    held = shlex.quote(str(hold))
+    steps = [f"mkdir -p {held}", f"mount --bind /tmp {held}", "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
+    for folder in kept:
+        inner, outer = shlex.quote(str(folder)), shlex.quote(str(hold / folder.name))
+        steps += [f"mkdir -p {inner}", f"mount --bind {outer} {inner}"]
+    return " && ".join(steps)
