@@ -153,6 +153,10 @@ class PuzzleOutput:
         self.writing = True
         try:
             self._send(text)
+            # counted before the alarm is let through: a stop pending since the write began
+            # fires at the unmasking, and the puzzle it let finish must be in the count
+            self.writing = False
+            self.written += 1
         except OSError as exc:
             if self.path is None:
                 raise  # the CLI reports a full disk or a closed pipe on standard output
@@ -160,8 +164,6 @@ class PuzzleOutput:
         finally:
             if held is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        self.writing = False
-        self.written += 1
 
     def _send(self, text: str) -> None:
         if self._file is None:
