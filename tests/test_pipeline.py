@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from live import practice_page, wait_until, xdotool, xmessage
+from readings import reading_of
 
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve import pipeline
@@ -21,7 +22,7 @@ from queens_autosolve.autosolve.run_report import report_lines, result_json
 from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Solution
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import BoardReading
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
@@ -29,18 +30,7 @@ ANSWER = Solution.of([(0, 1), (1, 3), (2, 0), (3, 2)])
 
 
 def reading(rows: list[str], confidence: float = 1.0) -> BoardReading:
-    n = len(rows)
-    return BoardReading(
-        n=n,
-        regions=PUZZLE.regions,
-        states=tuple(tuple(CellState(ch) for ch in row) for row in rows),
-        centres=tuple(tuple((c * 40 + 20.0, r * 40 + 20.0) for c in range(n)) for r in range(n)),
-        box=Rect(0, 0, n * 40, n * 40),
-        region_colours=((0, 0, 0),) * n,
-        confidence=confidence,
-        reasons=() if confidence >= 0.9 else ("two regions look alike",),
-        solved_look=False,
-    )
+    return reading_of(rows, PUZZLE, confidence)
 
 
 def test_board_showing_the_solution_has_no_differences():

@@ -3,11 +3,13 @@ samples between looks, and what it says about each board (the live loop: test_e2
 
 from __future__ import annotations
 
+from readings import reading_of
+
 from queens_autosolve.autosolve.records import Outcome, RunResult, Solved
 from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import BoardReading
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
@@ -15,18 +17,7 @@ OTHER = Puzzle.from_rows(["AAAB", "ABBB", "CCDD", "CDDD"])
 
 
 def reading(rows: list[str], puzzle: Puzzle = PUZZLE, confidence: float = 1.0) -> BoardReading:
-    n = len(rows)
-    return BoardReading(
-        n=n,
-        regions=puzzle.regions,
-        states=tuple(tuple(CellState(ch) for ch in row) for row in rows),
-        centres=tuple(tuple((c * 40 + 20.0, r * 40 + 20.0) for c in range(n)) for r in range(n)),
-        box=Rect(0, 0, n * 40, n * 40),
-        region_colours=((0, 0, 0),) * n,
-        confidence=confidence,
-        reasons=() if confidence >= 0.9 else ("two regions look alike",),
-        solved_look=False,
-    )
+    return reading_of(rows, puzzle, confidence)
 
 
 EMPTY = ["...."] * 4
