@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PACKAGES := queens_autosolve benchmarks
 
-.PHONY: test demo bench bench-generate bench-live bench-stars lint system-deps clean
+.PHONY: test check demo bench bench-generate bench-live bench-stars lint system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ test: $(STAMP) system-deps
 	$(BIN)/mypy
 	$(BIN)/python -m compileall -q $(PACKAGES)
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+
+# The fast inner loop: ruff, mypy and every offline test (tests/conftest.py marks a test that
+# takes a display or a browser e2e; the wheel's install test is marked wheel). No system packages
+# needed. `make test` runs everything and stays the test command.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not e2e and not wheel"
 
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)

@@ -88,6 +88,20 @@ def have_firefox() -> bool:
 # the openbox display with its Firefox was started on both workers.
 
 
+# A test that takes a display or a browser is live (marked e2e), whatever its module: `make check`
+# runs the rest, the fast inner loop, and `make test` runs everything.
+LIVE_FIXTURES = frozenset({
+    "xvfb", "shared_browser", "browser", "openbox_xvfb", "openbox_chromium", "openbox_firefox",
+    "bare_firefox", "two_screens", "sent_clicks", "click_recorder",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if LIVE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+
+
 # --- a bare display and Chromium on it, shared by every module ---------------------------------
 
 

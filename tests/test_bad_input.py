@@ -405,6 +405,7 @@ def test_generate_stops_at_its_timeout_on_an_out_pipe_nobody_reads(fifo):
 
 
 def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_timeout(tmp_path):
+    from queens_autosolve.solver.errors import PuzzleFormatError
     from queens_autosolve.solver.formats import parse_puzzles
 
     for out in (None, tmp_path / "out.txt"):
@@ -415,9 +416,18 @@ def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_time
         line = assert_user_error(done, "stopped after 3 s", "puzzles written to",
                                  "--out" if out else "standard output")
         written = int(line.split(" puzzles written")[0].rsplit("; ", 1)[1].replace(",", ""))
-        puzzles = parse_puzzles(out.read_text() if out else done.stdout)
-        assert written > 0 and len(puzzles) == written
-        assert [p.name for p in puzzles] == [f"gen-n5-k1-s{seed}" for seed in range(1, written + 1)]
+        # a stop in the middle of a write to a pipe (the alarm is never held back there) says so,
+        # and that puzzle may have gone out whole; a file's writes are whole and counted exactly
+        on_its_way = "the next was on its way" in line
+        assert not (out and on_its_way)
+        text = out.read_text() if out else done.stdout
+        try:
+            puzzles = parse_puzzles(text)
+        except PuzzleFormatError:
+            assert on_its_way, text[-300:]  # only a puzzle the stop cut may be incomplete
+            puzzles = parse_puzzles(text.rsplit("\n\n", 1)[0])
+        assert written > 0 and len(puzzles) in ((written, written + 1) if on_its_way else (written,))
+        assert [p.name for p in puzzles] == [f"gen-n5-k1-s{seed}" for seed in range(1, len(puzzles) + 1)]
 
 
 @pytest.mark.parametrize("junk", ["/extra/junk", "%00", "?x=1#frag"])

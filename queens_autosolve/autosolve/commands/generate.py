@@ -175,7 +175,10 @@ class PuzzleOutput:
             data = data[self._file.write(data) or 0:]
 
     def written_text(self) -> str:
-        return f"{self.written:,} puzzle{'' if self.written == 1 else 's'} written to {self.where()}"
+        said = f"{self.written:,} puzzle{'' if self.written == 1 else 's'} written to {self.where()}"
+        if self.writing:  # stopped in the middle of a write to a pipe (never held back there)
+            said += " (and the next was on its way: it may be there, whole or cut)"
+        return said
 
     def close(self, *, stopped: bool = False) -> None:
         """Close --out; after a stop in the middle of writing to standard output (a reader that
