@@ -36,7 +36,7 @@ from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
 
 from queens_autosolve.autosolve.pipeline import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
-from queens_autosolve.pages.mutter import HeadlessMutter, wait_for_board_on_gnome
+from queens_autosolve.pages.mutter import HeadlessMutter
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.generate import generate_puzzle
@@ -64,10 +64,7 @@ class Stage:
         return [*base, "--desktop", self.desktop], {**env, **self.wayland}
 
     def wait_for_board(self, n: int) -> None:
-        if self.desktop == "gnome":
-            wait_for_board_on_gnome(n, chromium=self.browser, env=self.wayland)
-        else:
-            wait_for_board(self.display, n, chromium=self.browser, wayland=self.wayland)
+        wait_for_board(self.display, n, chromium=self.browser, desktop=self.desktop, env=self.wayland)
 
 
 @contextmanager

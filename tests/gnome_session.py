@@ -16,8 +16,8 @@ from conftest import require_tool
 from live import _open_until_it_reports
 
 from queens_autosolve.capture.models import Frame
-from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium
-from queens_autosolve.pages.mutter import HeadlessMutter, missing_programs, wait_for_board_on_gnome
+from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, wait_for_board
+from queens_autosolve.pages.mutter import HeadlessMutter, missing_programs
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.puzzle import Puzzle
 
@@ -56,7 +56,7 @@ def page_on_gnome(stage: GnomeStage, puzzle: Puzzle,
     with PracticeServer(puzzle, **page_options) as server:  # type: ignore[arg-type]
         try:
             _open_until_it_reports(stage.chromium, server)
-            frame = wait_for_board_on_gnome(puzzle.n, chromium=stage.chromium, env=stage.env)
+            _, frame = wait_for_board("", puzzle.n, chromium=stage.chromium, desktop="gnome", env=stage.env)
             yield server, frame
         finally:
             stage.chromium.open("about:blank")

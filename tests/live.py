@@ -137,6 +137,19 @@ def place_window(display: str, n: int, at: tuple[int, int] = OFFSET, title: str 
     assert window.rect.left >= at[0] and window.rect.top >= at[1], f"window not moved: {window.rect}"
 
 
+def wait_for_page(browser: Browser, expression: str, timeout: float) -> object:
+    """Poll a JavaScript `expression` in the page `browser` shows until it is truthy; its value,
+    or AssertionError after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = browser.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up after {timeout:g} s waiting for {expression}")
+        time.sleep(0.05)
+
+
 def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "the condition") -> None:
     """Poll `condition` until it holds; AssertionError naming `what` after `timeout` seconds."""
     deadline = time.monotonic() + timeout

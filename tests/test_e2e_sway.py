@@ -152,7 +152,7 @@ def test_a_window_moved_and_resized_is_solved_where_it_now_is(sway, chromium):
             with WlrootsDesktop(sway.env) as desktop:
                 wait_until(lambda: desktop.find_window().rect.left == 500, what="the window moved")
                 assert desktop.find_window().rect.width == 1000
-            wait_for_board("", puzzle.n, chromium=chromium, wayland=sway.env)
+            wait_for_board("", puzzle.n, chromium=chromium, desktop="wlroots", env=sway.env)
             done = run_cli(sway)
             state = server.wait_for(solved=True, timeout=5)
         finally:
@@ -306,7 +306,8 @@ def test_native_firefox_is_solved(sway, chromium):
             firefox.start_in(sway, server.url)
             server.wait_for(lambda state: state.reports > 0, timeout=40)
             wait_for_title(sway, "Mozilla Firefox")
-            wait_for_board("", puzzle.n, title="Queens", chromium=firefox, wayland=sway.env, timeout=30)
+            wait_for_board("", puzzle.n, title="Queens",
+                           chromium=firefox, desktop="wlroots", env=sway.env, timeout=30)
             done = run_cli(sway, "--window", "Mozilla Firefox")
             state = server.wait_for(solved=True, timeout=5)
     finally:

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import base64
 import re
-import time
 from collections.abc import Iterator
 from io import BytesIO
 
 import numpy as np
 import pytest
 from conftest import have_chromium, require_tool
-from live import TWO_FRAMES
+from live import TWO_FRAMES, wait_for_page
 from PIL import Image
 
 from queens_autosolve.pages.browser import Chromium
@@ -33,15 +32,8 @@ def headless() -> Iterator[Chromium]:
         yield chromium.start("about:blank")
 
 
-def wait_for(headless: Chromium, expression: str, timeout: float = WAIT) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = headless.evaluate(expression)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {timeout:g} s waiting for {expression}")
-        time.sleep(0.05)
+def wait_for(headless: Chromium, expression: str) -> object:
+    return wait_for_page(headless, expression, WAIT)
 
 
 def open_page(headless: Chromium, server: PracticeServer) -> None:

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import numpy as np
 import pytest
 from conftest import have_chromium, require_tool
-from live import TWO_FRAMES
+from live import TWO_FRAMES, wait_for_page
 from PIL import Image
 
 from queens_autosolve.autosolve.cli import build_parser
@@ -89,15 +89,8 @@ def server() -> Iterator[GameServer]:
         yield game_server
 
 
-def wait_for(headless: Chromium, expression: str, timeout: float = WAIT) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = headless.evaluate(expression)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {timeout:g} s waiting for {expression}")
-        time.sleep(0.05)
+def wait_for(headless: Chromium, expression: str) -> object:
+    return wait_for_page(headless, expression, WAIT)
 
 
 def show(headless: Chromium, server: GameServer, window: tuple[int, int] = (900, 1100),

@@ -92,7 +92,7 @@ def page_in(sway: Sway, browser: Chromium, puzzle: Puzzle, whole_board: bool = T
             browser.open(server.url)
         server.wait_for(lambda state: state.reports > 0, timeout=20)
         if whole_board:
-            wait_for_board("", puzzle.n, chromium=browser, wayland=sway.env)
+            wait_for_board("", puzzle.n, chromium=browser, desktop="wlroots", env=sway.env)
         else:
             settle(1.0)
         try:

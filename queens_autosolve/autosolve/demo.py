@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, find_chromium, wait_for_board
-from queens_autosolve.pages.mutter import HeadlessMutter, wait_for_board_on_gnome
+from queens_autosolve.pages.mutter import HeadlessMutter
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
 
@@ -103,10 +103,8 @@ def run_demo(
         with PracticeServer(puzzle, dark=dark) as server:
             start = time.perf_counter()
             chromium.start(server.url)
-            if desktop == "gnome":
-                wait_for_board_on_gnome(puzzle.n, chromium=chromium)
-            else:
-                wait_for_board(display, puzzle.n, chromium=chromium)
+            wait_for_board(display, puzzle.n, chromium=chromium,
+                           desktop="gnome" if desktop == "gnome" else "x11")
             setup["chromium"] = time.perf_counter() - start
             source = Source(desktop="gnome") if desktop == "gnome" else Source(display=display)
             return solve_live(server, source, puzzle.n, setup, display, show=show, keep_open=keep_open)

@@ -385,24 +385,26 @@ def stop_process(process: subprocess.Popen[bytes] | None) -> None:
 
 
 def wait_for_board(display: str, n: int, title: str = "Queens", timeout: float = 20.0,
-                   chromium: Browser | None = None, wayland: Mapping[str, str] | None = None,
-                   ) -> tuple[WindowRecord, Frame]:
+                   chromium: Browser | None = None, desktop: str = "x11",
+                   env: Mapping[str, str] | None = None) -> tuple[WindowRecord, Frame]:
     """Wait until a window titled `title` shows an n x n board that vision reads with certainty
-    (failing at once if `chromium`, the browser showing it, exits). `wayland`: the environment
-    of a wlroots session to look in instead of X11 display `display`."""
+    (failing at once if `chromium`, the browser showing it, exits). `desktop` "wlroots" or
+    "gnome": look in the Wayland session of `env` (default ours) instead of X11 display `display`;
+    on GNOME, whose mutter names no windows, the whole monitor is looked at."""
     from queens_autosolve.capture import Desktop, open_desktop
     from queens_autosolve.vision import BoardNotFound, read_board
 
     deadline = time.monotonic() + timeout
     last = "no window yet"
-    opened = Desktop(display) if wayland is None else open_desktop(None, "wlroots", wayland)
-    with opened as desktop:
+    named = None if desktop == "gnome" else title
+    opened = Desktop(display) if desktop == "x11" else open_desktop(None, desktop, env)
+    with opened as session:
         while time.monotonic() < deadline:
             if chromium is not None:
                 chromium.check_alive()
             try:
-                window = desktop.find_window(title)
-                frame = desktop.grab_window(window)
+                window = session.find_window(named)
+                frame = session.grab_window(window)
                 reading = read_board(frame.rgb)
                 if reading.n == n and reading.is_certain:
                     return window, frame

@@ -17,14 +17,14 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from queens_autosolve.pages.browser import SCREEN, Browser, MissingTool, StageError, stop_process
+from queens_autosolve.pages.browser import SCREEN, MissingTool, StageError, stop_process
 
 if TYPE_CHECKING:
-    from queens_autosolve.capture import Frame
+    pass
 
 # Debian package names of the programs the stage runs (scripts/system-deps.sh installs them).
 PROGRAMS = {"dbus-daemon": "dbus", "pipewire": "pipewire", "wireplumber": "wireplumber",
@@ -126,32 +126,3 @@ class HeadlessMutter:
 
     def __exit__(self, *_: object) -> None:
         self.stop()
-
-
-
-
-def wait_for_board_on_gnome(n: int, timeout: float = 20.0, chromium: Browser | None = None,
-                            env: Mapping[str, str] | None = None) -> Frame:
-    """Wait until the GNOME monitor (the session of `env`, default ours) shows an n x n board
-    that vision reads with certainty (failing at once if `chromium`, the browser showing it,
-    exits); the frame it was read from."""
-    from queens_autosolve.capture.gnome import GnomeDesktop
-    from queens_autosolve.vision import BoardNotFound, read_board
-
-    deadline = time.monotonic() + timeout
-    last = "nothing read yet"
-    with GnomeDesktop(env) as desktop:
-        while time.monotonic() < deadline:
-            if chromium is not None:
-                chromium.check_alive()
-            frame = desktop.grab_screen()
-            try:
-                reading = read_board(frame.rgb)
-            except BoardNotFound as exc:
-                last = str(exc)
-            else:
-                if reading.n == n and reading.is_certain:
-                    return frame
-                last = f"read {reading.n}x{reading.n}, confidence {reading.confidence:.2f}"
-            time.sleep(0.1)
-    raise StageError(f"the board did not appear on the GNOME monitor within {timeout:g}s ({last})")

@@ -263,7 +263,7 @@ def _demo_on(
         with server:
             start = time.perf_counter()
             chromium.start(server.url)
-            wait_for_board("", puzzle.n, chromium=chromium, wayland=session)
+            wait_for_board("", puzzle.n, chromium=chromium, desktop="wlroots", env=session)
             setup["chromium"] = time.perf_counter() - start
             return solve_live(server, Source(desktop="wlroots"), puzzle.n, setup,
                               session.get("WAYLAND_DISPLAY", ""), show=show, keep_open=keep_open)
