@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
-# and x11-utils (xmessage, xdpyinfo); zsh and fish (the completion scripts' tests); sway, grim and
+# and x11-utils (xmessage, xdpyinfo); zsh, fish and bash-completion (the completion scripts' tests); sway, grim and
 # xwayland (the headless Wayland desktop of `demo --desktop sway` and tests/test_e2e_sway.py; xhost
 # from x11-xserver-utils); for the GNOME desktop a headless mutter with its D-Bus bus (dbus),
 # PipeWire and WirePlumber, and GStreamer's pipewiresrc and videoconvert (the frames of its screen
@@ -18,6 +18,7 @@ command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 command -v xmessage >/dev/null 2>&1 || missing="$missing x11-utils"
 command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
 command -v fish >/dev/null 2>&1 || missing="$missing fish"
+[ -f /usr/share/bash-completion/bash_completion ] || missing="$missing bash-completion"
 command -v sway >/dev/null 2>&1 || missing="$missing sway"
 command -v grim >/dev/null 2>&1 || missing="$missing grim"
 command -v Xwayland >/dev/null 2>&1 || missing="$missing xwayland"

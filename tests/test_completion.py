@@ -153,3 +153,12 @@ def test_fish_completes_subcommands_with_their_help_and_choices(scripts, tmp_pat
 def test_an_unknown_shell_is_a_user_error(capsys):
     assert main(["completion", "tcsh"]) == 2
     assert "tcsh" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("shell", "path"), [("bash", "completions/bash/queens-autosolve"),
+                                             ("fish", "completions/fish/queens-autosolve.fish")])
+def test_the_scripts_the_wheel_installs_are_what_the_command_prints(scripts, shell, path):
+    """The wheel ships these files (pyproject's data-files); after a change to the CLI, make
+    them again with `queens-autosolve completion SHELL > PATH`."""
+    kept = (Path(__file__).resolve().parents[1] / path).read_text()
+    assert kept == scripts[shell], f"{path} is stale: run queens-autosolve completion {shell} > {path}"

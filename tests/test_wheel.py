@@ -5,7 +5,9 @@ desktop works from it, its samples and pages included."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -14,8 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
+BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 pytestmark = pytest.mark.wheel
 
 
@@ -56,7 +60,13 @@ def run(command: Path, cwd: Path, *args: str, timeout: float = 120) -> subproces
 def test_the_wheel_holds_the_product_under_its_own_name_only(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}
-    assert tops == {"queens_autosolve", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+    stem = "-".join(wheel.name.split("-")[:2])
+    assert tops == {"queens_autosolve", f"{stem}.dist-info", f"{stem}.data"}
+    # beside the package, only the shell completion scripts (installed under the prefix's share/)
+    assert sorted(n for n in names if n.startswith(f"{stem}.data/")) == [
+        f"{stem}.data/data/share/bash-completion/completions/queens-autosolve",
+        f"{stem}.data/data/share/fish/vendor_completions.d/queens-autosolve.fish",
+    ]
     assert not [n for n in names if "/tests/" in n or "benchmarks" in n or n.endswith("conftest.py")]
     # the pages' files and the samples ship
     assert "queens_autosolve/pages/practice_static/app.js" in names
@@ -120,3 +130,24 @@ def test_the_pages_answer_from_the_installed_copy(command: Path, elsewhere: Path
         with urllib.request.urlopen(address, timeout=10) as page:
             assert page.status == 200
             assert b"<html" in page.read().lower()
+
+
+def test_the_completion_scripts_install_where_bash_completion_and_fish_find_them(command: Path) -> None:
+    """`pip install --user` puts share/ in ~/.local/share, the XDG data home both shells search:
+    here the venv's share/ stands for it. The installed files are what the command prints."""
+    require_tool(Path(BASH_COMPLETION).exists(), "bash-completion")
+    require_tool(shutil.which("fish") is not None, "fish")
+    share = command.parent.parent / "share"
+    for shell, path in (("bash", "bash-completion/completions/queens-autosolve"),
+                        ("fish", "fish/vendor_completions.d/queens-autosolve.fish")):
+        printed = subprocess.run([str(command), "completion", shell], capture_output=True, text=True,
+                                 timeout=60)
+        assert (share / path).read_text() == printed.stdout
+    env = {**os.environ, "XDG_DATA_HOME": str(share), "PATH": f"{command.parent}:{os.environ['PATH']}"}
+    load = f"source {BASH_COMPLETION}; __load_completion queens-autosolve && complete -p queens-autosolve"
+    bash = subprocess.run(["bash", "-c", load], env=env, capture_output=True, text=True, timeout=60)
+    assert bash.returncode == 0 and "queens-autosolve" in bash.stdout, bash.stderr
+    env["XDG_CONFIG_HOME"] = str(share / "no-config")  # no user config; fish's own still loads
+    fish = subprocess.run(["fish", "-c", "complete -C 'queens-autosolve wat'"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert fish.stdout.startswith("watch"), (fish.stdout, fish.stderr)
