@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.errors import QueensError
@@ -23,6 +27,7 @@ if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: 
 # --size fails before OpenCV, Xvfb and Chromium start.
 MIN_N, MAX_N = 4, 30
 DEMO_DESKTOPS = ("x11", "sway", "gnome")
+PROGRAM = "queens-autosolve"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,9 +69,40 @@ def main(args: argparse.Namespace) -> int:
         print(f"setup: {setup}")
         verdict = "solved" if outcome.solved else "NOT solved"
         print(f"the practice page reports: {verdict} ({outcome.n}x{outcome.n})", flush=True)
+        if outcome.solved and not args.keep_open:
+            print("\n".join(next_steps(command_name())), flush=True)
 
     outcome = run_demo(puzzle, dark=args.dark, keep_open=args.keep_open, show=show, desktop=args.desktop)
     return 0 if outcome.solved else 1
+
+
+def command_name() -> str:
+    """How the user can start this command again: its name where the shell finds it, else its
+    path (`make demo` runs .venv/bin/queens-autosolve, which is not on the PATH)."""
+    started = Path(sys.argv[0])
+    found = shutil.which(PROGRAM)
+    if started.name == PROGRAM and started.is_file():
+        if found and Path(found).resolve() == started.resolve():
+            return PROGRAM
+        return shortest_path(started)
+    return PROGRAM if found else f"{shortest_path(Path(sys.executable))} -m queens_autosolve"
+
+
+def shortest_path(path: Path) -> str:
+    return min(str(path), os.path.relpath(path), key=len)
+
+
+def next_steps(command: str) -> list[str]:
+    """What to try after a solved demo: the page in the user's own browser, then the real thing."""
+    return [
+        "",
+        "next, try:",
+        f"  {command} practice            # the page in your own browser; leave it open, then",
+        f"  {command}                     # solves the board it shows (or LinkedIn's Queens board)",
+        f"  {command} demo --size 14 --dark",
+        f"  {command} solve --sample queens-09 --explain",
+        f"  {command} --help",
+    ]
 
 
 def check_playable_size(n: int) -> None:
