@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "text format. The same --seed always gives the same puzzles.",
     )
     parser.add_argument("--size", "-n", type=int, required=True, metavar="N",
-                        help=f"board size N (N x N), at most {MAX_SIZE}. Measured, one puzzle: 20x20 "
-                        "takes about a second, 30x30 about 20 s, 40x40 over 100 s")
+                        help=f"board size N (N x N), at most {MAX_SIZE}; the time grows fast with N: "
+                        "`queens-autosolve bench --generate 20,30` measures it on this machine")
     parser.add_argument("--stars", "-k", type=int, default=1, metavar="K",
                         help="queens per row, column and region (default 1; K>1 is Star Battle)")
     parser.add_argument("--count", "-c", type=int, default=1, metavar="C",
