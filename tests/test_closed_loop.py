@@ -11,7 +11,8 @@ from queens_autosolve.autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, 
 from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible_message
 from queens_autosolve.autosolve.pipeline import park_point
 from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
-from queens_autosolve.vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
+from queens_autosolve.solver.position import CellState, Position
+from queens_autosolve.vision import BoardCutOff, BoardNotFound, RegionsUnreadable
 from queens_autosolve.vision.recheck import Recheck
 
 E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
@@ -67,7 +68,7 @@ def test_a_board_at_the_edge_of_what_was_grabbed_is_named_by_edge(box, edges):
 
 
 def test_covered_cells_are_left_out_of_the_differences():
-    states = ((Q, None), (X, E))
+    states = Position(((Q, None), (X, E)))
     assert cell_differences(states, [(0, 0), (1, 1)]) == ("r2c2 should hold a queen but shows '.'",)
     assert cell_differences(states, [(0, 0), (0, 1)]) == ()
 
@@ -150,9 +151,9 @@ def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
 
 # --- when a page that repaints our clicks is done (pure logic: times given) ------------------
 
-BEFORE = ((CellState.EMPTY, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
-ONE_X = ((CellState.X, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
-TWO_X = ((CellState.X, CellState.X), (CellState.EMPTY, CellState.EMPTY))
+BEFORE = Position.from_rows(["..", ".."])
+ONE_X = Position.from_rows(["x.", ".."])
+TWO_X = Position.from_rows(["xx", ".."])
 
 
 def test_a_page_that_shows_nothing_yet_is_waited_for_until_the_timeout():

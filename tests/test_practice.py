@@ -166,7 +166,7 @@ def test_wait_for_returns_the_first_matching_state_and_times_out_with_the_last_o
 
 
 def test_initial_marks_that_do_not_fit_the_board_are_refused():
-    with pytest.raises(QueensError, match="5 strings"):
+    with pytest.raises(QueensError, match="5 rows of 5 letters"):
         PracticeServer(FIVE, initial=["....."] * 4)
     with pytest.raises(QueensError, match="not a locked cell"):
         PracticeServer(FIVE, initial=["L...."] + ["....."] * 4)

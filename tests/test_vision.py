@@ -34,6 +34,7 @@ from render import (
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.capture import ImageReadError
 from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.solver.search import search
@@ -41,7 +42,6 @@ from queens_autosolve.vision import (
     BoardCutOff,
     BoardNotFound,
     BoardReading,
-    CellState,
     from_bgra,
     read_board,
     read_image,

@@ -30,9 +30,10 @@ from queens_autosolve.autosolve.pipeline import (
 )
 from queens_autosolve.capture import DesktopSession, Frame, load_image, open_desktop
 from queens_autosolve.capture.models import Pointer
-from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Position, Tier
+from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Tier
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import BoardReading
 from queens_autosolve.vision.reading import TIGHT_LINE
 
 VERIFY_TIMEOUT = 2.0  # s the page gets to show the step's marks after the clicks
@@ -66,19 +67,13 @@ class HintResult:
     applied: Applied | None = None
 
 
-def position_of(reading: BoardReading) -> Position:
-    """The player's board as read: queens (locked ones too) and X marks."""
-    marks = [(r, c) for r, row in enumerate(reading.states) for c, s in enumerate(row) if s is CellState.X]
-    return Position.of(reading.queens(), marks)
-
-
 def advise_reading(reading: BoardReading) -> Advice:
     """The coach's advice on a reading (CoachError unless the puzzle read has one solution; from
     an uncertain reading, the error says the reading may be the cause)."""
     puzzle = reading.puzzle()
     puzzle.validate()
     try:
-        return Coach(puzzle).advise(position_of(reading))
+        return Coach(puzzle).advise(reading.position())
     except CoachError as exc:
         if reading.is_certain:
             raise

@@ -32,7 +32,6 @@ from queens_autosolve.autosolve.aftercheck import (
     AfterClicks,
     Settling,
     Shown,
-    States,
     cell_differences,
 )
 from queens_autosolve.autosolve.onscreen import (
@@ -66,6 +65,7 @@ from queens_autosolve.capture import (
 )
 from queens_autosolve.capture.models import Pointer
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Solution
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardReading
@@ -172,7 +172,7 @@ class Session:
             return False
         return True
 
-    def after_clicks(self, before: States, clicks: int) -> AfterClicks:
+    def after_clicks(self, before: Position, clicks: int) -> AfterClicks:
         """Read the board again until it shows the solution, a win screen, or has settled on
         wrong cells (see `Settling`); `before`: the states the round's `clicks` were planned from.
 
@@ -184,7 +184,7 @@ class Session:
         frame = self.grab_board()
         seen, reads = self.recheck(frame), 1
         while True:
-            differences = cell_differences(seen.states, self.solution.queens)
+            differences = cell_differences(seen.position, self.solution.queens)
             if not differences and seen.visible == n * n:
                 return AfterClicks(Shown.SOLUTION, (), reads)
             if not differences and (seen.visible == 0 or seen.looks_overlaid()) and self.window_unchanged():
@@ -192,7 +192,7 @@ class Session:
                 return AfterClicks(Shown.WIN_SCREEN, (), reads)
             now = time.monotonic()
             if seen.visible == n * n:
-                watch.see(seen.states, differences, now)
+                watch.see(seen.position, differences, now)
                 if watch.settled(now):
                     return AfterClicks(Shown.DIFFERS, differences, reads)
             if watch.timed_out(now):
@@ -492,7 +492,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             rounds.append(Round(made, pace, ()))
             return finish(Outcome.UNVERIFIED)
         with watch.stage("verify"):
-            after = session.after_clicks(reading.states, made)
+            after = session.after_clicks(reading.position(), made)
         rounds.append(Round(made, pace, after.differences))
         if after.shown is Shown.SOLUTION:
             return finish(Outcome.SOLVED)

@@ -26,9 +26,9 @@ from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
 from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import is_solution
 from queens_autosolve.vision import BoardReading
-from queens_autosolve.vision.reading import CellState
 
 POLL = 0.03  # s between two looks at the window's sample lines
 # Lines across the window compared between looks, as fractions of its width (columns) and

@@ -1,8 +1,8 @@
 """Reading a LinkedIn Queens board off a screenshot: `read_board(rgb)` / `read_image(path)` give a
 `BoardReading` (size, regions, cell states, cell centres, confidence) or raise `BoardNotFound`.
 
-The names below load on first use (PEP 562), so that `vision.reading` (the records, `CellState`
-and the errors: numpy only) can be imported without OpenCV, e.g. by the actuator.
+The names below load on first use (PEP 562), so that `vision.reading` (the records and the
+errors: numpy only) can be imported without OpenCV, e.g. by the actuator.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
         BoardCutOff,
         BoardNotFound,
         BoardReading,
-        CellState,
         RegionsUnreadable,
         TwoBoards,
     )
@@ -32,7 +31,6 @@ _HOMES = {
     "BoardCutOff": "queens_autosolve.vision.reading",
     "BoardNotFound": "queens_autosolve.vision.reading",
     "BoardReading": "queens_autosolve.vision.reading",
-    "CellState": "queens_autosolve.vision.reading",
     "RegionsUnreadable": "queens_autosolve.vision.reading",
     "TwoBoards": "queens_autosolve.vision.reading",
 }
@@ -42,7 +40,6 @@ __all__ = [
     "BoardNotFound",
     "BoardReading",
     "CONFIDENT",
-    "CellState",
     "RegionsUnreadable",
     "TwoBoards",
     "as_rgb",

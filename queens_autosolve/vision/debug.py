@@ -6,8 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import default_label
-from queens_autosolve.vision.reading import BoardReading, CellState
+from queens_autosolve.vision.reading import BoardReading
 
 BOX = (0, 200, 255)
 GRID = (255, 0, 200)

@@ -43,6 +43,7 @@ import numpy as np
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.image_file import load_image
 from queens_autosolve.capture.models import Frame
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.vision.enlarged import enlargement
 from queens_autosolve.vision.lattice import Lattice
@@ -51,7 +52,6 @@ from queens_autosolve.vision.reading import (
     CONFIDENT,
     BoardNotFound,
     BoardReading,
-    CellState,
     GridNotSquare,
     Margin,
     margin_score,

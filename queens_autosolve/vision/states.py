@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import cell_name
 from queens_autosolve.vision.lattice import Lattice
-from queens_autosolve.vision.reading import CONFIDENT, CellState, Margin, margin_score
+from queens_autosolve.vision.reading import CONFIDENT, Margin, margin_score
 from queens_autosolve.vision.sample import points_at
 from queens_autosolve.vision.shades import STRIPE_REDNESS
 from queens_autosolve.vision.stats import percentile
