@@ -39,7 +39,7 @@ from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wai
 from queens_autosolve.pages.mutter import HeadlessMutter
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 PACKAGES = ("queens_autosolve",)

@@ -34,7 +34,7 @@ from desktops import Firefox, Openbox  # noqa: E402
 from queens_autosolve.capture.x11 import load_pyautogui  # noqa: E402
 from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board  # noqa: E402
 from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout  # noqa: E402
-from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
+from queens_autosolve.solver.generator import generate_puzzle  # noqa: E402
 from queens_autosolve.solver.puzzle import Cell, Puzzle  # noqa: E402
 from queens_autosolve.solver.search import solve  # noqa: E402
 

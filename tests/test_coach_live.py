@@ -12,10 +12,10 @@ import sys
 import pytest
 from live import practice_page
 
-from queens_autosolve.autosolve.coach import hint
+from queens_autosolve.autosolve.live_coach import hint
 from queens_autosolve.autosolve.pipeline import Source
 from queens_autosolve.solver.coach import hint_sequence
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import solve

@@ -19,7 +19,7 @@ from live import practice_page, wait_painted, wait_until, xdotool
 from queens_autosolve.autosolve.pipeline import Options, RunResult, Source, run
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 

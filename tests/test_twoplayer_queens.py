@@ -13,6 +13,7 @@ from twoplayer_oracles import brute_force_wins
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
+from queens_autosolve.twoplayer.game_search import solve
 from queens_autosolve.twoplayer.queens_game import (
     GreedyPlayer,
     KaylesSolver,
@@ -21,7 +22,6 @@ from queens_autosolve.twoplayer.queens_game import (
     QueensGame,
     analyse,
 )
-from queens_autosolve.twoplayer.search import solve
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
 

@@ -33,7 +33,7 @@ from render import (
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.capture import ImageReadError
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions

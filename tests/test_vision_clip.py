@@ -23,7 +23,7 @@ from render import (
 )
 
 from queens_autosolve.capture import load_image
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board

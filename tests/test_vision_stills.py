@@ -15,7 +15,7 @@ import pytest
 from render import cell_centres, draw_pointer, render_board
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.vision import read_board
 
 N, CELL = 9, 48

@@ -46,8 +46,8 @@ from queens_autosolve.autosolve.records import (  # noqa: F401  (STAGES: the ord
     STAGES,
     AlreadyWon,
     Options,
-    Outcome,
     Round,
+    RunOutcome,
     RunResult,
     Solved,
     Source,
@@ -458,7 +458,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
     first_plan: ClickPlan | None = None
     total, last_click = 0, found_at
 
-    def finish(outcome: Outcome) -> RunResult:
+    def finish(outcome: RunOutcome) -> RunResult:
         return RunResult(frame=session.frame, reading=session.reading, solved=session.solved,
                          plan=first_plan, clicks=total, timings=dict(watch.seconds), outcome=outcome,
                          rounds=tuple(rounds), to_last_click=max(0.0, last_click - found_at))
@@ -472,7 +472,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             with watch.stage("plan"):
                 clicks = plan(reading, session.solved, frame)
             if not len(clicks):
-                return finish(Outcome.ALREADY_SOLVED if number == 1 else Outcome.SOLVED)
+                return finish(RunOutcome.ALREADY_SOLVED if number == 1 else RunOutcome.SOLVED)
             first_plan = first_plan or clicks
             with watch.stage("click"):
                 made = clicks_until_a_cell_changes(session, frame, reading, clicks, pace)
@@ -490,15 +490,15 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
         park_beside_board(session)
         if not options.verify:
             rounds.append(Round(made, pace, ()))
-            return finish(Outcome.UNVERIFIED)
+            return finish(RunOutcome.UNVERIFIED)
         with watch.stage("verify"):
             after = session.after_clicks(reading.position(), made)
         rounds.append(Round(made, pace, after.differences))
         if after.shown is Shown.SOLUTION:
-            return finish(Outcome.SOLVED)
+            return finish(RunOutcome.SOLVED)
         if after.shown is Shown.WIN_SCREEN:
-            return finish(Outcome.WIN_SCREEN)
-    return finish(Outcome.DIFFERS)
+            return finish(RunOutcome.WIN_SCREEN)
+    return finish(RunOutcome.DIFFERS)
 
 
 def clicks_until_a_cell_changes(
@@ -538,7 +538,7 @@ def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stop
         with watch.stage("plan"):
             clicks = plan(reading, solved, frame)
     return RunResult(frame=frame, reading=reading, solved=solved, plan=clicks, clicks=0,
-                     timings=dict(watch.seconds), outcome=Outcome.DRY_RUN)
+                     timings=dict(watch.seconds), outcome=RunOutcome.DRY_RUN)
 
 
 def _run_offline(source: Source) -> RunResult:

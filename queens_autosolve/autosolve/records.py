@@ -71,7 +71,7 @@ class Options:
             raise ValueError(f"rounds must be 1 or more, not {self.rounds}")
 
 
-class Outcome(Enum):
+class RunOutcome(Enum):
     """How a run ended; the value is what the report says."""
 
     SOLVED = "solved: the board shows the solution"
@@ -83,7 +83,7 @@ class Outcome(Enum):
 
     @property
     def solved(self) -> bool:
-        return self in (Outcome.SOLVED, Outcome.WIN_SCREEN, Outcome.ALREADY_SOLVED)
+        return self in (RunOutcome.SOLVED, RunOutcome.WIN_SCREEN, RunOutcome.ALREADY_SOLVED)
 
 
 class AlreadyWon(QueensError):
@@ -144,13 +144,13 @@ class RunResult:
     plan: ClickPlan | None
     clicks: int
     timings: dict[str, float]
-    outcome: Outcome
+    outcome: RunOutcome
     rounds: tuple[Round, ...] = ()
     to_last_click: float = 0.0  # seconds from the window found to the last click
 
     @property
     def dry_run(self) -> bool:
-        return self.outcome is Outcome.DRY_RUN
+        return self.outcome is RunOutcome.DRY_RUN
 
     @property
     def differences(self) -> tuple[str, ...]:
@@ -162,4 +162,4 @@ class RunResult:
         (or was not checked)."""
         if self.dry_run:
             return self.solved.unique and self.reading.is_certain
-        return self.outcome.solved or self.outcome is Outcome.UNVERIFIED
+        return self.outcome.solved or self.outcome is RunOutcome.UNVERIFIED

@@ -421,7 +421,7 @@ class PracticeServer(LoopbackServer):
             puzzle = self.next_puzzles.pop(0)
         else:
             from queens_autosolve.solver.difficulty import random_seed
-            from queens_autosolve.solver.generate import generate_puzzle
+            from queens_autosolve.solver.generator import generate_puzzle
 
             puzzle = generate_puzzle(self.puzzle.n, self.puzzle.k, rng=random_seed(), rule=self.puzzle.rule)
         with self._changed:

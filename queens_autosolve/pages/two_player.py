@@ -44,6 +44,7 @@ from queens_autosolve.pages.http import (
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import parse_puzzle
 from queens_autosolve.solver.puzzle import Cell
+from queens_autosolve.twoplayer.game_search import Limit
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import (
     DEFAULT_AI,
@@ -60,7 +61,6 @@ from queens_autosolve.twoplayer.queens_game import (
     make_player,
 )
 from queens_autosolve.twoplayer.queens_split import prove_children
-from queens_autosolve.twoplayer.search import Limit
 
 STATIC = Path(__file__).resolve().parent / "two_player_static"
 PAGE_TITLE = "Queens Game"

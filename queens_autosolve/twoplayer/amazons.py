@@ -29,8 +29,8 @@ from collections.abc import Hashable, Iterator
 from typing import NamedTuple
 
 from queens_autosolve.twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
+from queens_autosolve.twoplayer.game_search import AlphaBeta, BudgetExceeded, GameSearchResult, Limit, solve
 from queens_autosolve.twoplayer.players import Player, RandomPlayer, SearchPlayer
-from queens_autosolve.twoplayer.search import AlphaBeta, BudgetExceeded, Limit, SearchResult, solve
 
 SIZE = 6
 STRIDE = SIZE + 1
@@ -362,7 +362,7 @@ class AmazonsAI:
         self.limit = limit or Limit(time=1.0)
         self.engine = AlphaBeta()
         self.memo: dict[Hashable, bool] = {}
-        self.last: SearchResult | None = None
+        self.last: GameSearchResult | None = None
 
     def choose(self, game: AmazonsGame) -> AmazonsMove:
         start = time.perf_counter()

@@ -6,7 +6,7 @@ position string (`position()` / `from_position`) that round-trip. Players are nu
 moves first from the starting position) and 1; `turn` is the player to move. Every game here
 uses the normal-play rule: a player with no legal move has lost.
 
-Search code (`twoplayer.search`) relies only on this protocol plus `key()` (a hashable summary
+Search code (`twoplayer.game_search`) relies only on this protocol plus `key()` (a hashable summary
 of everything that decides the rest of the game) and, for heuristic search, `evaluate()`.
 """
 

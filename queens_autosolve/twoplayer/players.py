@@ -13,7 +13,7 @@ import random
 from typing import Any, Protocol
 
 from queens_autosolve.twoplayer.game import Searchable
-from queens_autosolve.twoplayer.search import AlphaBeta, Limit, SearchResult
+from queens_autosolve.twoplayer.game_search import AlphaBeta, GameSearchResult, Limit
 
 
 class Player(Protocol):
@@ -42,7 +42,7 @@ class SearchPlayer:
         self.name = name
         self.limit = limit
         self.engine = engine or AlphaBeta()
-        self.last: SearchResult | None = None
+        self.last: GameSearchResult | None = None
 
     def choose(self, state: Searchable[Any]) -> Any:
         self.last = self.engine.search(state, self.limit)

@@ -15,11 +15,11 @@ from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.puzzle import Cell, cells_of
+from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
 from queens_autosolve.twoplayer.players import Player, RandomPlayer
 from queens_autosolve.twoplayer.queens_board import QueensBoard
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
-from queens_autosolve.twoplayer.search import AlphaBeta, Limit
 
 if TYPE_CHECKING:
     from queens_autosolve.twoplayer.queens_game import QueensGame

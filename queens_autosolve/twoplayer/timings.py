@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from queens_autosolve.twoplayer.amazons import AmazonsGame, perft
+from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
 from queens_autosolve.twoplayer.queens_game import KaylesSolver, Mode, PerfectPlayer, QueensBoard, QueensGame
-from queens_autosolve.twoplayer.search import AlphaBeta, Limit
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
 
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from queens_autosolve.autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from queens_autosolve.autosolve.flags import POSITIVE_SECONDS
 from queens_autosolve.twoplayer import amazons, queens_game
-from queens_autosolve.twoplayer.arena import play_match
 from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer.matches import play_match
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
 

@@ -123,7 +123,7 @@ def run_generator(args: argparse.Namespace) -> int:
         format_runs,
         runs_json,
     )
-    from queens_autosolve.solver.generate import check_size
+    from queens_autosolve.solver.generator import check_size
 
     if args.files:
         raise QueensError("--generate times the generator and reads no files; drop the FILE arguments")

@@ -19,7 +19,7 @@ from queens_autosolve.autosolve.flags import DELAY
 from queens_autosolve.capture.desktop import DESKTOPS
 
 if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when the command runs
-    from queens_autosolve.autosolve.coach import HintResult
+    from queens_autosolve.autosolve.live_coach import HintResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from queens_autosolve.autosolve.coach import hint, nothing_to_apply, report_lines
+    from queens_autosolve.autosolve.live_coach import hint, nothing_to_apply, report_lines
     from queens_autosolve.autosolve.pipeline import Source
 
     source = Source(window=args.window, image=args.image, display=args.display, desktop=args.desktop)

@@ -24,9 +24,9 @@ from queens_autosolve.solver.formats import read_puzzles, read_text
 from queens_autosolve.twoplayer import amazons, queens_game
 from queens_autosolve.twoplayer.corner import corner_session
 from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer.game_search import Limit
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
-from queens_autosolve.twoplayer.search import Limit
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
 from queens_autosolve.twoplayer.terminal import Console, HumanPlayer, play_game
 

@@ -15,7 +15,7 @@ from queens_autosolve.autosolve.flags import PORT, Share
 from queens_autosolve.pages.practice import ZOOM_RANGE, PageOptions, PageState, PracticeServer
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import read_puzzles
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 DEFAULT_SIZE = 8

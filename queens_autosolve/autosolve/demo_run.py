@@ -56,7 +56,7 @@ def demo_puzzle(size: int, puzzle_file: str | None, seed: int | None = None) -> 
         from queens_autosolve.solver.formats import read_puzzles
 
         return read_puzzles(puzzle_file)[0]
-    from queens_autosolve.solver.generate import generate_puzzle
+    from queens_autosolve.solver.generator import generate_puzzle
 
     return generate_puzzle(size, rng=random.Random(seed))
 

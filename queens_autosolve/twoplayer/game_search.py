@@ -46,7 +46,7 @@ class Limit:
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class GameSearchResult:
     """What a search found: the best move, its score, the last depth completed (the move may
     come from a deeper iteration cut short), nodes visited."""
 
@@ -98,7 +98,7 @@ class AlphaBeta:
         self._root_moves: list[Any] = []
         self._partial: tuple[float, Any] | None = None
 
-    def search(self, state: Searchable[Any], limit: Limit) -> SearchResult:
+    def search(self, state: Searchable[Any], limit: Limit) -> GameSearchResult:
         """The best move found within `limit` (at least depth 1 is always completed)."""
         start = time.perf_counter()
         moves = list(state.legal_moves())
@@ -108,7 +108,7 @@ class AlphaBeta:
             self.table.clear()
         self.nodes = 0
         max_depth = limit.depth if limit.depth is not None else 200
-        best = SearchResult(moves[0], 0.0, 0, 0, 0.0)
+        best = GameSearchResult(moves[0], 0.0, 0, 0, 0.0)
         for depth in range(1, max_depth + 1):
             # Depth 1 must finish so there is always an informed move to play.
             self._deadline = start + limit.time if (limit.time is not None and depth > 1) else float("inf")
@@ -121,14 +121,14 @@ class AlphaBeta:
                     # The moves searched to this depth so far include last iteration's best
                     # (searched first), so the best of them is at least as well founded.
                     score, move = self._partial
-                    best = SearchResult(move, score, depth - 1, self.nodes, time.perf_counter() - start)
+                    best = GameSearchResult(move, score, depth - 1, self.nodes, time.perf_counter() - start)
                 break
-            best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
+            best = GameSearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
             if abs(score) >= PROVEN:
                 break
             if limit.time is not None and time.perf_counter() - start > 0.6 * limit.time:
                 break  # the next depth would not get far enough to change the move
-        return SearchResult(best.move, best.score, best.depth, self.nodes, time.perf_counter() - start)
+        return GameSearchResult(best.move, best.score, best.depth, self.nodes, time.perf_counter() - start)
 
     def _root(self, state: Searchable[Any], depth: int) -> tuple[float, Any]:
         alpha, beta = -WIN - 1.0, WIN + 1.0
