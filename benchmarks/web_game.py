@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             print(header)
             for mode in [args.mode] if args.mode else queens_game.MODES[::-1]:
                 for n in (8, 10):
-                    for level in QUEENS_AIS:
+                    for level in QUEENS_AIS.names:
                         print(api_latency(server, n, mode, level, args.games).row(), flush=True)
         print()
         print(f"Perfect AI, first move on {args.maps} random 10x10 easy maps (fresh memo each)")

@@ -100,7 +100,7 @@ def test_move_places_a_queen_for_the_player_to_move(server):
     assert second["queens"][1]["player"] == 2 and second["current_player"] == 1
 
 
-@pytest.mark.parametrize("level", QUEENS_AIS)
+@pytest.mark.parametrize("level", QUEENS_AIS.names)
 def test_ai_move_plays_a_legal_move_and_says_how_long_it_thought(server, level):
     state = new_game(server, 6, "hard", seed=5)
     after = ok(server, "/api/game/ai-move", {"game_id": state["game_id"], "level": level})
@@ -345,7 +345,7 @@ def test_a_whole_game_through_the_api_ends_with_the_last_mover_winning(server, n
     assert engine_game(state).is_over()
 
 
-@pytest.mark.parametrize("level", QUEENS_AIS)
+@pytest.mark.parametrize("level", QUEENS_AIS.names)
 def test_ai_moves_are_always_legal(server, level):
     for seed in range(6):
         n, mode = 5 + seed % 3, ("easy", "hard")[seed % 2]

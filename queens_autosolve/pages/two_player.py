@@ -58,7 +58,6 @@ from queens_autosolve.twoplayer.queens_game import (
     QueensGame,
     QueensSearchPlayer,
     SolveTimeout,
-    make_player,
 )
 from queens_autosolve.twoplayer.queens_split import prove_children
 
@@ -101,7 +100,7 @@ class WebGame:
 
     def ai(self, level: str) -> Player:
         if level not in self.ais:
-            self.ais[level] = make_player(level, secrets.randbelow(1 << 32), SEARCH_LIMIT)
+            self.ais[level] = QUEENS_AIS.make(level, secrets.randbelow(1 << 32), SEARCH_LIMIT)
         return self.ais[level]
 
     def perfect(self) -> PerfectPlayer:
@@ -348,8 +347,8 @@ class GameApi:
         body = request.json()
         web = self.store.find(body.get("game_id"))
         level = body.get("level")
-        if level not in QUEENS_AIS:
-            raise ValueError(f"level must be one of {', '.join(QUEENS_AIS)}, not {str(level)[:20]!r}")
+        if level not in QUEENS_AIS.names:
+            raise ValueError(f"level must be one of {', '.join(QUEENS_AIS.names)}, not {str(level)[:20]!r}")
         with web.lock:
             refuse_if_over(web.game)
             player = web.game.turn + 1

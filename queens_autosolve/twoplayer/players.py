@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from queens_autosolve.twoplayer.game import Searchable
@@ -22,6 +23,34 @@ class Player(Protocol):
     name: str
 
     def choose(self, state: Any) -> Any: ...
+
+
+# Builds a player from a seed (for its random choices) and a search limit (for those that search).
+PlayerMaker = Callable[[int | None, Limit | None], Player]
+
+
+class Roster:
+    """The AIs a game offers, by name: `make(kind, seed, limit)` builds one; `names` are a command's
+    choices.
+
+    >>> roster = Roster("Corner", {"random": lambda seed, limit: RandomPlayer(seed)})
+    >>> roster.names, roster.make("random").name
+    (('random',), 'random')
+    """
+
+    def __init__(self, game: str, makers: Mapping[str, PlayerMaker]) -> None:
+        self.game = game
+        self.makers = dict(makers)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.makers)
+
+    def make(self, kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
+        maker = self.makers.get(kind)
+        if maker is None:
+            raise ValueError(f"unknown {self.game} player {kind!r}: one of {', '.join(self.makers)}")
+        return maker(seed, limit)
 
 
 class RandomPlayer:

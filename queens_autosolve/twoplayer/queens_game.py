@@ -37,7 +37,6 @@ from queens_autosolve.twoplayer.queens_players import (
     GreedyPlayer,
     PerfectPlayer,
     QueensSearchPlayer,
-    make_player,
 )
 from queens_autosolve.twoplayer.queens_solver import Analysis, KaylesSolver, SolveTimeout, analyse
 
@@ -45,7 +44,6 @@ __all__ = [
     "DEFAULT_AI", "DEFAULT_MODE", "DEFAULT_SIZE",
     "MODES", "QUEENS_AIS", "STUBBORN_SECONDS", "Analysis", "GreedyPlayer", "KaylesSolver", "Mode",
     "PerfectPlayer", "QueensBoard", "QueensGame", "QueensSearchPlayer", "SolveTimeout", "analyse",
-    "make_player",
 ]
 
 # What a game is when nothing says otherwise: in the terminal (`play queens`) and on the page

@@ -3,7 +3,7 @@ mobility evaluation) and perfect (the exact solver of `twoplayer.queens_solver`)
 
 >>> from queens_autosolve.twoplayer.queens_game import QueensGame
 >>> game = QueensGame(QueensBoard.plain(4, "hard"))
->>> make_player("perfect", seed=0).choose(game) in game.legal_moves()
+>>> QUEENS_AIS.make("perfect", seed=0).choose(game) in game.legal_moves()
 True
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.puzzle import Cell, cells_of
 from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
-from queens_autosolve.twoplayer.players import Player, RandomPlayer
+from queens_autosolve.twoplayer.players import RandomPlayer, Roster
 from queens_autosolve.twoplayer.queens_board import QueensBoard
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
@@ -123,21 +123,10 @@ class PerfectPlayer:
         return best
 
 
-def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
-    """A Queens Game AI by name: random, greedy, search or perfect.
-
-    >>> make_player("perfect").name
-    'perfect'
-    """
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind == "greedy":
-        return GreedyPlayer(seed)
-    if kind == "search":
-        return QueensSearchPlayer(limit)
-    if kind == "perfect":
-        return PerfectPlayer(seed)
-    raise ValueError(f"unknown Queens Game player {kind!r}")
-
-
-QUEENS_AIS = ("random", "greedy", "search", "perfect")
+# The Queens Game AIs by name.
+QUEENS_AIS = Roster("Queens Game", {
+    "random": lambda seed, limit: RandomPlayer(seed),
+    "greedy": lambda seed, limit: GreedyPlayer(seed),
+    "search": lambda seed, limit: QueensSearchPlayer(limit),
+    "perfect": lambda seed, limit: PerfectPlayer(seed),
+})

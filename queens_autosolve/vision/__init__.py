@@ -7,8 +7,9 @@ errors: numpy only) can be imported without OpenCV, e.g. by the actuator.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from queens_autosolve.lazy import lazy_names
 
 if TYPE_CHECKING:
     from queens_autosolve.vision.read import as_rgb, from_bgra, read_board, read_image
@@ -48,11 +49,4 @@ __all__ = [
     "read_image",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # once: later lookups do not come back here
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

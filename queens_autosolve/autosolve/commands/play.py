@@ -64,7 +64,7 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
                    f"(default {queens_game.DEFAULT_MODE})")
     p.add_argument("--position", help="start from a position string (see `position` in a game)")
     p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
-    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", queens_game.DEFAULT_AI)
+    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS.names), "human", queens_game.DEFAULT_AI)
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
@@ -85,7 +85,7 @@ def _register_amazons(games: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
     p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
     p.add_argument("--seed", type=int, default=None, help="seed for the random player")
-    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search", analyse=False)
+    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS.names), "human", "search", analyse=False)
     p.set_defaults(func=run_amazons)
 
 
@@ -157,7 +157,7 @@ def run_queens(args: argparse.Namespace) -> int:
     board = f"the {game.board.n}x{game.board.n} board"
     players = [
         HumanPlayer(f"Player {i + 1}", console) if kind == HUMAN
-        else TimedPlayer(queens_game.make_player(kind, _seed(args.seed, i), limit), names[i], board,
+        else TimedPlayer(queens_game.QUEENS_AIS.make(kind, _seed(args.seed, i), limit), names[i], board,
                          args.timeout or None)
         for i, kind in enumerate((args.p1, args.p2))
     ]
@@ -279,7 +279,7 @@ def run_amazons(args: argparse.Namespace) -> int:
     limit = think_limit(args.time)
     players = [
         HumanPlayer(name, console) if kind == HUMAN
-        else TimedPlayer(amazons.make_player(kind, _seed(args.seed, i), limit), name, "the 6x6 board",
+        else TimedPlayer(amazons.AMAZONS_AIS.make(kind, _seed(args.seed, i), limit), name, "the 6x6 board",
                          args.timeout or None)
         for i, (name, kind) in enumerate((("White", args.p1), ("Black", args.p2)))
     ]
