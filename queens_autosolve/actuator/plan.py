@@ -102,7 +102,7 @@ def click_on(cell: Cell, centre: tuple[float, float], reasons: list[str], frame:
     point = (round(x), round(y))
     if not box.contains(*point):
         raise ClickOutsideBoard(
-            f"cell {cell_name(cell)} centre {point} lies outside the board {box}; nothing was clicked"
+            f"cell {cell_name(cell)} centre {point} lies outside the board {box}"
         )
     return [Click(cell, point[0], point[1], reason) for reason in reasons]
 
@@ -124,7 +124,7 @@ def plan_clicks(reading: ReadingLike, solution: Iterable[Cell], frame: ScreenMap
             if state is CellState.LOCKED and (r, c) not in targets:
                 raise UnsafeToClick(
                     f"the locked queen at {cell_name((r, c))} is not in the solution; the reading "
-                    "looks wrong, nothing was clicked"
+                    "looks wrong"
                 )
             steps = cell_steps(state, (r, c) in targets)
             if steps:

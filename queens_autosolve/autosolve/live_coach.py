@@ -100,7 +100,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
     if not source.live:
         if apply:
             raise UnsafeToClick("--apply makes the step on the live board; a screenshot file cannot be "
-                                "clicked (drop --image)")
+                                "clicked", "drop --image")
         assert source.image is not None
         frame = load_image(source.image)
         reading = read(frame)

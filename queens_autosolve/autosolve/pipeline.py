@@ -63,6 +63,7 @@ from queens_autosolve.capture import (
     load_image,
     open_desktop,
 )
+from queens_autosolve.capture.errors import ClickStop
 from queens_autosolve.capture.models import Pointer
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.position import Position
@@ -214,7 +215,7 @@ class Session:
         if reading.n != self.reading.n or reading.regions != self.reading.regions:
             raise UnsafeToClick(
                 "the board now reads differently from the first reading (size or regions changed: "
-                "another puzzle?); nothing more was clicked"
+                "another puzzle?)"
             )
         return frame, reading
 
@@ -441,7 +442,7 @@ def _window_showing(
     if owner is None:
         if options.any_window:
             return None
-        raise UnsafeToClick("the board is not in any window (the bare desktop?); nothing was clicked")
+        raise UnsafeToClick("the board is not in any window (the bare desktop?)")
     check_browser(owner, options.any_window)
     return owner
 
@@ -480,12 +481,12 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
         except ClickAborted as exc:  # the user took the mouse: say so, nothing about reading
             if total == 0:
                 raise
-            raise ClickAborted(f"round {number}: {exc}; {total} click(s) were made before it") from None
+            raise exc.after(total + exc.clicks, f"in round {number}") from None
         except QueensError as exc:
             if total == 0:
                 raise
             wrong = rounds[-1].differences if rounds else ()
-            raise type(exc)(stopped_after(exc, total, number - 1, wrong)) from None
+            raise stopped_after(exc, total, number - 1, wrong) from None
         last_click = time.perf_counter()
         park_beside_board(session)
         if not options.verify:
@@ -513,12 +514,14 @@ def clicks_until_a_cell_changes(
         return exc.clicks
 
 
-def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> str:
-    """A refusal met after clicks were made: it must not say that nothing was clicked."""
-    reason = str(exc).replace("; nothing more was clicked", "").replace("; nothing was clicked", "")
+def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> QueensError:
+    """A refusal met after `clicks` clicks in `rounds` rounds: the error saying so (of the same type)."""
     wrong = f"; still wrong: {', '.join(differences[:4])}" if differences else ""
-    return (f"stopped after {clicks} click(s) in {rounds} round(s): the board does not show the solution "
-            f"yet{wrong}; and it cannot be read again safely: {reason}")
+    context = (f"in {rounds} round(s): the board does not show the solution yet{wrong}; and it cannot be "
+               "read again safely")
+    if isinstance(exc, ClickStop):
+        return exc.after(clicks, context)
+    return type(exc)(f"stopped after {clicks} click(s) {context}: {exc}")
 
 
 def park_beside_board(session: Session) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from queens_autosolve.actuator.clicker import Pace
 from queens_autosolve.actuator.plan import ClickPlan
 from queens_autosolve.capture import Frame
+from queens_autosolve.capture.errors import clicked_words
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
@@ -92,7 +93,7 @@ class AlreadyWon(QueensError):
 
     def __init__(self, where: str) -> None:
         super().__init__(
-            f"already solved: {where} shows its win screen over the solved board; nothing was clicked"
+            f"already solved: {where} shows its win screen over the solved board; {clicked_words(0)}"
         )
 
 

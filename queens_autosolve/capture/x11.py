@@ -32,6 +32,7 @@ from queens_autosolve.capture.errors import (
     WindowMinimisedError,
     WindowNotFoundError,
     WindowOffScreenError,
+    clicked_words,
 )
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
@@ -399,7 +400,7 @@ def press_backend(gui: PyAutoGUI) -> PressBackend:
     into a corner included) and found it on the cell."""
     backend = getattr(gui, "platformModule", None)
     if not callable(getattr(backend, "_click", None)):
-        raise CaptureError("this pyautogui has no platform backend to click through; nothing clicked "
+        raise CaptureError(f"this pyautogui has no platform backend to click through; {clicked_words(0)} "
                            "(reinstall the version pyproject.toml asks for)")
     return cast(PressBackend, backend)
 
