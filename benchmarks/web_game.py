@@ -34,7 +34,8 @@ from pathlib import Path
 
 from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.twoplayer import queens_game
-from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard
+from queens_autosolve.twoplayer.queens_game import QueensBoard
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS
 from queens_autosolve.twoplayer.queens_split import processes_available
 
 ROOT = Path(__file__).resolve().parents[1]

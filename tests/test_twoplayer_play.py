@@ -17,7 +17,8 @@ from queens_autosolve.twoplayer.corner import CornerGame, is_safe
 from queens_autosolve.twoplayer.game_search import PROVEN, AlphaBeta, Limit, solve, winning_moves
 from queens_autosolve.twoplayer.matches import elo_difference, play_match
 from queens_autosolve.twoplayer.players import RandomPlayer
-from queens_autosolve.twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver
 from queens_autosolve.twoplayer.terminal import Console, HumanPlayer, play_game
 
 

@@ -20,7 +20,8 @@ from queens_autosolve.autosolve.cli import main
 from queens_autosolve.pages import two_player as web_game
 from queens_autosolve.pages.two_player import MAX_BODY, GameServer
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS
 
 # A 4x4 map (4 connected regions) on which hard mode ends quickly.
 FOUR = ["AABB", "AABB", "CCDD", "CCDD"]
@@ -134,7 +135,7 @@ def test_analysis_marks_each_legal_move_win_or_lose_as_the_engine_does(server):
     assert answer["status"] == "solved" and answer["to_move"] == 2
     game = engine_game(ok(server, "/api/game/valid-moves", {"game_id": state["game_id"]}) | state)
     game.push((1, 1))
-    from queens_autosolve.twoplayer.queens_game import analyse
+    from queens_autosolve.twoplayer.queens_solver import analyse
 
     winning = set(analyse(game).winning_moves)
     assert {(m["row"], m["col"]) for m in answer["moves"] if m["result"] == "win"} == winning

@@ -51,14 +51,12 @@ from queens_autosolve.twoplayer.queens_game import (
     DEFAULT_MODE,
     DEFAULT_SIZE,
     MODES,
-    QUEENS_AIS,
     Mode,
-    PerfectPlayer,
     QueensBoard,
     QueensGame,
-    QueensSearchPlayer,
-    SolveTimeout,
 )
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS, PerfectPlayer, QueensSearchPlayer
+from queens_autosolve.twoplayer.queens_solver import SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
 
 STATIC = Path(__file__).resolve().parent / "two_player_static"
@@ -83,7 +81,7 @@ class WebGame:
     game_id: str
     game: QueensGame
     seed: int | None
-    ais: dict[str, Player] = field(default_factory=dict)
+    ais: dict[str, Player[QueensGame, Cell]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     colours: list[str] = field(default_factory=list)
     colour_names: list[str] = field(default_factory=list)
@@ -98,7 +96,7 @@ class WebGame:
         self.colours = region_colours(regions) if regions is not None else [PALETTE[0]]
         self.colour_names = list(region_colour_names([hex_rgb(c) for c in self.colours]) or ())
 
-    def ai(self, level: str) -> Player:
+    def ai(self, level: str) -> Player[QueensGame, Cell]:
         if level not in self.ais:
             self.ais[level] = QUEENS_AIS.make(level, secrets.randbelow(1 << 32), SEARCH_LIMIT)
         return self.ais[level]

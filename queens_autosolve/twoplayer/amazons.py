@@ -360,7 +360,7 @@ class AmazonsAI:
     def __init__(self, limit: Limit | None = None, name: str = "search") -> None:
         self.name = name
         self.limit = limit or Limit(time=1.0)
-        self.engine = AlphaBeta()
+        self.engine: AlphaBeta[AmazonsMove] = AlphaBeta()
         self.memo: dict[Hashable, bool] = {}
         self.last: GameSearchResult | None = None
 
@@ -398,7 +398,7 @@ class AmazonsAI:
 
 
 # The Amazons AIs by name: random, search (the full AI) or baseline (depth-2 territory).
-AMAZONS_AIS = Roster("Amazons", {
+AMAZONS_AIS: Roster[AmazonsGame, AmazonsMove] = Roster("Amazons", {
     "random": lambda seed, limit: RandomPlayer(seed),
     "search": lambda seed, limit: AmazonsAI(limit),
     "baseline": lambda seed, limit: SearchPlayer(Limit(depth=2), name="baseline"),

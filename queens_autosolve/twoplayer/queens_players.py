@@ -12,17 +12,14 @@ from __future__ import annotations
 import random
 import time
 from contextlib import suppress
-from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.puzzle import Cell, cells_of
 from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
 from queens_autosolve.twoplayer.players import RandomPlayer, Roster
 from queens_autosolve.twoplayer.queens_board import QueensBoard
+from queens_autosolve.twoplayer.queens_game import QueensGame
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
-
-if TYPE_CHECKING:
-    from queens_autosolve.twoplayer.queens_game import QueensGame
 
 
 class GreedyPlayer:
@@ -45,7 +42,7 @@ class QueensSearchPlayer:
     def __init__(self, limit: Limit | None = None) -> None:
         self.name = "search"
         self.limit = limit or Limit(time=0.5)
-        self.engine = AlphaBeta()
+        self.engine: AlphaBeta[Cell] = AlphaBeta()
         self._board: QueensBoard | None = None
 
     def choose(self, game: QueensGame) -> Cell:
@@ -124,7 +121,7 @@ class PerfectPlayer:
 
 
 # The Queens Game AIs by name.
-QUEENS_AIS = Roster("Queens Game", {
+QUEENS_AIS: Roster[QueensGame, Cell] = Roster("Queens Game", {
     "random": lambda seed, limit: RandomPlayer(seed),
     "greedy": lambda seed, limit: GreedyPlayer(seed),
     "search": lambda seed, limit: QueensSearchPlayer(limit),

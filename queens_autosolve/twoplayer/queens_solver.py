@@ -81,14 +81,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Cell, cells_of
 from queens_autosolve.twoplayer.queens_board import QueensBoard
-
-if TYPE_CHECKING:
-    from queens_autosolve.twoplayer.queens_game import QueensGame
+from queens_autosolve.twoplayer.queens_game import QueensGame
 
 # Positions of at least this many cells order their replies by what is left to prove
 # (`KaylesSolver._open_counts`), smaller ones by size alone (small children first: they are

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from queens_autosolve.autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from queens_autosolve.autosolve.flags import POSITIVE_SECONDS
-from queens_autosolve.twoplayer import amazons, queens_game
-from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer import amazons, queens_game, queens_players
+from queens_autosolve.twoplayer.game import M, PositionError, S
 from queens_autosolve.twoplayer.matches import play_match
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q = games.add_parser(
         "queens", help="Queens Game AIs on random region maps (each map played twice, colours swapped): "
         "random, greedy, search, perfect")
-    _common(q, queens_game.QUEENS_AIS.names, "greedy", "random", games=200)
+    _common(q, queens_players.QUEENS_AIS.names, "greedy", "random", games=200)
     q.add_argument("--size", type=int, default=8, help="board size (default 8)")
     q.add_argument("--mode", choices=queens_game.MODES, default="hard", help="diagonal rule (default hard)")
     q.set_defaults(func=run_queens)
@@ -75,7 +75,7 @@ def run_queens(args: argparse.Namespace) -> int:
         raise PositionError(f"board size {args.size} is out of range 1..{QUEENS_MAX}")
     limit = think_limit(args.time)
     board = f"a {args.size}x{args.size} board"
-    p1, p2 = (_timed(queens_game.QUEENS_AIS.make(kind, args.seed + seat, limit), board, args)
+    p1, p2 = (_timed(queens_players.QUEENS_AIS.make(kind, args.seed + seat, limit), board, args)
               for seat, kind in enumerate((args.p1, args.p2)))
 
     def new_game(index: int) -> QueensGame:
@@ -98,7 +98,7 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _timed(player: Player, board: str, args: argparse.Namespace) -> TimedPlayer:
+def _timed(player: Player[S, M], board: str, args: argparse.Namespace) -> TimedPlayer[S, M]:
     """`player` held to --timeout per move: perfect play on a big board would think for hours."""
     return TimedPlayer(player, player.name, board, args.timeout or None)
 
