@@ -86,8 +86,8 @@ def _version() -> str:
 
 
 # One-shot commands whose process ends with nothing left to do once `main` returns: their
-# interpreter teardown (numpy, OpenCV, the X connections) is skipped. It took 50-70 ms of a run
-# measured on the project machine, more than grabbing and reading the board together.
+# interpreter teardown (numpy, OpenCV, the X connections) is skipped, as it costs more than
+# grabbing and reading the board together (docs/notes.md).
 QUICK_EXIT = frozenset({"run", "hint"})
 
 

@@ -49,8 +49,8 @@ RIM_INK = 50.0  # RGB distance from the background that counts as ink (JPEG nois
 RIM_FULL, RIM_SURE, RIM_ZERO = 0.0, 0.12, 0.25
 # Marks are dark on light cells (LinkedIn's and the practice page's colours: the darkest region
 # colour has luma 151, 133 under the hover tint). A browser's forced dark mode turns some region
-# colours dark and leaves the X marks dark: measured in Chromium, an X of luma 42 on a cell of
-# 51, which reads as no mark at all. Dark cells (by their luma) make the reading unsure instead.
+# colours dark and leaves the X marks dark, too near the cell's own luma to read (docs/notes.md).
+# Dark cells (by their luma) make the reading unsure instead.
 DARK_CELL_ZERO, DARK_CELL_SURE, DARK_CELL_FULL = 70.0, 100.0, 130.0
 # Shape matches (correlation with a template after both are cut to their boxes, see `likeness`).
 # Crowns: real black and gold ones score >= 0.82, rendered ones >= 0.78 (but for borders over a
