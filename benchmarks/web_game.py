@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.twoplayer import queens_game
@@ -61,11 +62,11 @@ class Latency:
                 f"| {self.worst_cpu * 1000:.1f} | {nodes} |")
 
 
-def post(url: str, body: dict[str, object]) -> dict:
+def post(url: str, body: dict[str, object]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)
+        return cast("dict[str, Any]", json.load(response))
 
 
 def cpu_seconds() -> float:
@@ -93,9 +94,9 @@ def api_latency(server: GameServer, n: int, mode: str, level: str, games: int) -
     for seed in range(games):
         state = post(server.url + "api/game/init", {"n": n, "mode": mode, "seed": seed})
         while not state["game_over"]:
-            answer: dict = {}
+            answer: dict[str, Any] = {}
 
-            def move(state: dict = state, answer: dict = answer) -> None:
+            def move(state: dict[str, Any] = state, answer: dict[str, Any] = answer) -> None:
                 body = {"game_id": state["game_id"], "level": level}
                 answer.update(post(server.url + "api/game/ai-move", body))
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
 
-from queens_autosolve.autosolve.pipeline import STAGES
+from queens_autosolve.autosolve.records import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter
 from queens_autosolve.pages.practice import PracticeServer

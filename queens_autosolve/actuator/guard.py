@@ -223,7 +223,7 @@ def _colours_at(raw: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 def _differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The largest channel difference between colours `a` and `b` (broadcast), per point."""
-    return np.abs(a - b).max(axis=-1)
+    return np.asarray(np.abs(a - b).max(axis=-1))
 
 
 def _turned_to_stripe(now: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -234,5 +234,5 @@ def _turned_to_stripe(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     now, before = now.astype(np.int32), before.astype(np.int32)
     red_fall = before[..., 2] - now[..., 2]
     green_fall = before[..., 1] - now[..., 1]
-    return ((now[..., 2] >= STRIPE_KEEPS_RED * before[..., 2]) & (green_fall - red_fall >= STRIPE_FADES)
-            & (now[..., 0] <= before[..., 0]))
+    kept_red = now[..., 2] >= STRIPE_KEEPS_RED * before[..., 2]
+    return np.asarray(kept_red & (green_fall - red_fall >= STRIPE_FADES) & (now[..., 0] <= before[..., 0]))

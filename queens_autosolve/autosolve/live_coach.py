@@ -16,10 +16,7 @@ from queens_autosolve.actuator.plan import Click, ClickPlan, cell_steps, click_o
 from queens_autosolve.actuator.safety import check_certain
 from queens_autosolve.autosolve.onscreen import read
 from queens_autosolve.autosolve.pipeline import (
-    Options,
     Session,
-    Source,
-    Stopwatch,
     check_solvable,
     click,
     find_window,
@@ -28,6 +25,7 @@ from queens_autosolve.autosolve.pipeline import (
     put_pointer_back,
     solve,
 )
+from queens_autosolve.autosolve.records import Options, Source, Stopwatch
 from queens_autosolve.capture import DesktopSession, Frame, load_image, open_desktop
 from queens_autosolve.capture.models import Pointer
 from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Tier

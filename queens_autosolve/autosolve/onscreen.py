@@ -252,4 +252,4 @@ def _page_moved(before: Frame, after: Frame) -> bool:
     blinking caret or a hover changes only a few)."""
     if before.raw.shape != after.raw.shape:
         return True
-    return int(np.any(before.raw != after.raw, axis=(1, 2)).sum()) * 4 >= after.raw.shape[0]
+    return bool(int(np.any(before.raw != after.raw, axis=(1, 2)).sum()) * 4 >= after.raw.shape[0])

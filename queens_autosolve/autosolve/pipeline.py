@@ -42,8 +42,7 @@ from queens_autosolve.autosolve.onscreen import (
     read,
     scroll_into_view,
 )
-from queens_autosolve.autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
-    STAGES,
+from queens_autosolve.autosolve.records import (
     AlreadyWon,
     Options,
     Round,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when a run has ended
-    from queens_autosolve.autosolve.pipeline import RunResult
+    from queens_autosolve.autosolve.records import RunResult
 
 
 def result_json(result: RunResult) -> dict[str, object]:
@@ -92,7 +92,7 @@ def round_lines(result: RunResult) -> list[str]:
 
 
 def timing_line(result: RunResult) -> str:
-    from queens_autosolve.autosolve.pipeline import STAGES
+    from queens_autosolve.autosolve.records import STAGES
 
     parts = [f"{name} {result.timings[name] * 1000:.1f} ms" for name in STAGES if name in result.timings]
     total = sum(result.timings.values()) * 1000

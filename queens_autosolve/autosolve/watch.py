@@ -205,7 +205,7 @@ class Watcher:
         """Seconds between two full reads while they find nothing to act on: READ_GAP for the
         first few, then twice as long each time (a page animating: a read takes 20-40 ms of
         CPU), up to READ_GAP_MAX."""
-        return min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX)
+        return float(min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX))
 
     def area(self) -> Rect | None:
         """The screen area watched: the window as it is now (found again when it has gone)."""

@@ -251,7 +251,7 @@ def _demo_on(
     show: Callable[[DemoOutcome], None] | None, setup: dict[str, float],
 ) -> DemoOutcome:
     from queens_autosolve.autosolve.demo_run import solve_live
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.records import Source
     from queens_autosolve.pages.practice import PracticeServer
 
     session = dict(os.environ) if sway is None else sway.env

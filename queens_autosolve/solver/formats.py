@@ -88,7 +88,7 @@ def _read_stdin() -> str:
     binary = getattr(sys.stdin, "buffer", None)
     try:
         if binary is None:
-            return _read_capped(sys.stdin, "<stdin>")
+            return str(_read_capped(sys.stdin, "<stdin>"))
         return decode_text(_read_capped(binary, "<stdin>"), "<stdin>")
     except OSError as exc:
         raise PuzzleFormatError(f"<stdin>: cannot read it ({exc.strerror or exc})") from None

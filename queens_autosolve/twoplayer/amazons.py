@@ -362,7 +362,7 @@ class AmazonsAI:
         self.limit = limit or Limit(time=1.0)
         self.engine: AlphaBeta[AmazonsMove] = AlphaBeta()
         self.memo: dict[Hashable, bool] = {}
-        self.last: GameSearchResult | None = None
+        self.last: GameSearchResult[AmazonsMove] | None = None
 
     def choose(self, game: AmazonsGame) -> AmazonsMove:
         start = time.perf_counter()

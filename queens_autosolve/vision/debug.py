@@ -38,7 +38,7 @@ def draw_reading(image: np.ndarray, reading: BoardReading) -> np.ndarray:
                       font_scale * 1.5, STATE_COLOUR[state])
     verdict = f"{n}x{n} confidence {reading.confidence:.2f}" + (" solved" if reading.solved_look else "")
     _text(out, verdict, (x + 4, max(16, y - 6)), 0.6, BOX)
-    return out
+    return np.asarray(out)
 
 
 def _text(

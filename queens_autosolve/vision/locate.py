@@ -223,7 +223,7 @@ def _run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> n
     gives it: the middle value, or the mean of the middle two; x + x halved is x exactly). A call
     per line made `_axis_positions` a fifth slower."""
     length = ends - starts
-    return (ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2
+    return np.asarray((ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2)
 
 
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -361,7 +361,7 @@ def _is_board_shaped(blobs: Blobs, members: np.ndarray) -> bool:
     """True when a group spans at least MIN_N cells both ways (a row of tiles is no board)."""
     x0, y0, x1, y1 = _group_box(blobs, members)
     size = float(array_median(blobs.sizes[members]))
-    return min(x1 - x0, y1 - y0) >= (MIN_N - 0.5) * size
+    return bool(min(x1 - x0, y1 - y0) >= (MIN_N - 0.5) * size)
 
 
 def _is_example_below(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:

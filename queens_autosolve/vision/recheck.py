@@ -135,10 +135,10 @@ def _off_border_blend(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
     colour = expected.astype(np.float64)[:, :, None, :]
     k = (colours * colour).sum(axis=3) / np.maximum((colour * colour).sum(axis=3), 1.0)
     blend = np.clip(k, 0.0, 1.0)[..., None] * colour
-    return np.linalg.norm(colours - blend, axis=3) > COVER_OFF_BLEND
+    return np.asarray(np.linalg.norm(colours - blend, axis=3) > COVER_OFF_BLEND)
 
 
 def _far(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """(n, n, points) bool: farther than COVERED_DELTA_E from the cell's expected colour."""
     distance = np.linalg.norm(to_lab(colours) - to_lab(expected)[:, :, None, :], axis=3)
-    return distance > COVERED_DELTA_E
+    return np.asarray(distance > COVERED_DELTA_E)

@@ -70,7 +70,7 @@ CROWN_BAR = (3.9, 18.8, 20.1, 21.2)
 def _off_diagonal() -> np.ndarray:
     """Centre pixels at least two pixels from both diagonals."""
     yy, xx = np.mgrid[0:SIDE, 0:SIDE] - (SIDE - 1) / 2
-    return (np.abs(np.abs(xx) - np.abs(yy)) >= 2) & (np.abs(xx) < 5) & (np.abs(yy) < 5)
+    return np.asarray((np.abs(np.abs(xx) - np.abs(yy)) >= 2) & (np.abs(xx) < 5) & (np.abs(yy) < 5))
 
 
 OFF_DIAGONAL = _off_diagonal()
@@ -138,7 +138,7 @@ def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
         h, w = crop.shape[0] // factor, crop.shape[1] // factor
         crop = cv2.resize(crop[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_AREA)
     out = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA).reshape(side, side, -1)
-    return out.reshape(n, SIDE, n, SIDE, -1).transpose(0, 2, 1, 3, 4).astype(np.float32)
+    return np.asarray(out.reshape(n, SIDE, n, SIDE, -1).transpose(0, 2, 1, 3, 4).astype(np.float32))
 
 
 def _ring_points() -> tuple[np.ndarray, np.ndarray]:
@@ -159,7 +159,7 @@ def saturation(rgb: np.ndarray) -> np.ndarray:
     reductions over a last axis of three are several times slower."""
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     top = np.maximum(np.maximum(r, g), b)
-    return (top - np.minimum(np.minimum(r, g), b)) / np.maximum(top, 1.0)
+    return np.asarray((top - np.minimum(np.minimum(r, g), b)) / np.maximum(top, 1.0))
 
 
 def ink_map(
@@ -240,7 +240,7 @@ def _inside_patch(mask: np.ndarray) -> np.ndarray:
     touching = np.zeros(count, bool)  # (np.unique would import numpy.ma: 25-40 ms cold)
     touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
     touching[0] = False
-    return mask & ~touching[labels]
+    return np.asarray(mask & ~touching[labels])
 
 
 def likeness(shape: tuple[np.ndarray, float] | None, template: tuple[np.ndarray, float]) -> float:
@@ -301,7 +301,7 @@ def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: 
 def _disc_patch() -> np.ndarray:
     """The pixels of a mark patch (`mark_patch` at SHAPE_REACH) inside a locked queen's disc."""
     yy, xx = np.mgrid[0:SHAPE_SIDE, 0:SHAPE_SIDE] - (SHAPE_SIDE - 1) / 2
-    return np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE
+    return np.asarray(np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE)
 
 
 DISC_PATCH = _disc_patch()  # once, not per crown
@@ -337,7 +337,7 @@ def rim_ink(
     colours, inside = points_at(rgb, lattice, RIM_POINTS)
     distance = np.linalg.norm(colours - background[:, :, None, :], axis=-1)
     counted = inside & sides_within_region(regions, lattice.n)
-    return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
+    return np.asarray(((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1))
 
 
 def sides_within_region(regions: Sequence[Sequence[int]] | np.ndarray | None, n: int) -> np.ndarray:

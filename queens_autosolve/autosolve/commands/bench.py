@@ -21,7 +21,7 @@ from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="time the solver on puzzle files and check every answer",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from queens_autosolve.autosolve.shell_completion import SHELLS
 
     parser = subparsers.add_parser(

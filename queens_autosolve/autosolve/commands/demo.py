@@ -25,7 +25,7 @@ MIN_N, MAX_N = 4, 30
 DEMO_DESKTOPS = ("x11", "sway", "gnome")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="solve the practice page live in Chromium (starts Xvfb when there is no display)",

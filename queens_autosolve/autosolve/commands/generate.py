@@ -41,7 +41,7 @@ from queens_autosolve.solver.puzzle import RULES, Puzzle
 DEFAULT_TIMEOUT = 300.0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "generate",
         help="make new puzzles with exactly one solution",

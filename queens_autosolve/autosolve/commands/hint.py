@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when 
     from queens_autosolve.autosolve.live_coach import HintResult
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "hint",
         help="the mistakes on the Queens board on screen, or the next deduction to make",
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from queens_autosolve.autosolve.live_coach import hint, nothing_to_apply, report_lines
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.records import Source
 
     source = Source(window=args.window, image=args.image, display=args.display, desktop=args.desktop)
     result = hint(source, apply=args.apply, any_window=args.any_window, delay=args.delay)

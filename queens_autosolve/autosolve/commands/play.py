@@ -35,7 +35,7 @@ QUEENS_MAX = 16  # the Queens Game's boards go up to 16x16 (position strings, --
 DEFAULT_TIMEOUT = 60.0  # seconds an AI may think about one move (perfect play can need hours)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play", help="play a two-player queen game in the terminal",
         description="Two-player queen games: the Queens Game, Corner the Queen, Amazons 6x6, "
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_superqueen(games)
 
 
-def _register_queens(games: argparse._SubParsersAction) -> None:
+def _register_queens(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("queens", help="place queens in turn; who cannot place one loses")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--board", metavar="FILE", help="region map in the puzzle text format")
@@ -74,13 +74,13 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_queens)
 
 
-def _register_corner(games: argparse._SubParsersAction) -> None:
+def _register_corner(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("corner", help="Corner the Queen: Anne (you) against Bob (perfect play)")
     p.add_argument("--hint", action="store_true", help="mark the safe fields on the board")
     p.set_defaults(func=run_corner)
 
 
-def _register_amazons(games: argparse._SubParsersAction) -> None:
+def _register_amazons(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("amazons", help="Amazons on 6x6, two queens a side")
     p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
     p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
@@ -89,7 +89,7 @@ def _register_amazons(games: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_amazons)
 
 
-def _register_superqueen(games: argparse._SubParsersAction) -> None:
+def _register_superqueen(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("superqueen", help="fewest queen-or-knight moves to capture the king")
     p.add_argument("--board", metavar="FILE",
                    help="board text: S start, K king, X occupied, . empty (- for stdin)")
