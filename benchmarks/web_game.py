@@ -136,7 +136,7 @@ def load_engine(ref: str) -> types.ModuleType:
             module.__dict__["__name__"] = module.__name__
             sys.modules[module.__name__] = module  # dataclasses look their module up
             sys.modules[f"{TODAY}.{name}"] = module  # what the later modules of `ref` import
-            exec(compile(shown, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)  # noqa: S102
+            exec(compile(shown, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)
     finally:
         for name, today in saved.items():
             if today is None:

@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
 
-from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
+from watching import WatchProcess, press_next_puzzle, start_button
 
 from queens_autosolve.autosolve.records import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board

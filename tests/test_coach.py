@@ -203,7 +203,7 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
     n = puzzle.n
     wrong = next(i for i in range(n * n) if not coach.answer >> i & 1)
 
-    def later_rule(board, cand, queens, log):  # noqa: ANN001, ANN202 - a stand-in propagate rule
+    def later_rule(board, cand, queens, log):
         if cand >> wrong & 1:
             if log is not None:
                 log.append(Step("a new rule", ((wrong // n, wrong % n),), kind="a-rule-added-later"))

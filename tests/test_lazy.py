@@ -21,5 +21,5 @@ def test_a_name_loads_from_its_module_on_first_use_and_stays():
 def test_an_unknown_name_is_an_attribute_error_naming_the_package():
     import queens_autosolve.vision as vision
 
-    with pytest.raises(AttributeError, match="'queens_autosolve.vision' has no attribute 'CellState'"):
+    with pytest.raises(AttributeError, match=r"'queens_autosolve.vision' has no attribute 'CellState'"):
         vision.CellState  # noqa: B018 - the lookup is the test

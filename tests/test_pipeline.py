@@ -132,7 +132,7 @@ def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb
     start_page = "<title>Queens</title><body style='font:40px sans-serif'><button>Start game</button></body>"
     browser.open("data:text/html," + urllib.parse.quote(start_page))
     wait_until(lambda: _title_on(xvfb.display) == "Queens - Chromium")
-    with pytest.raises(BoardNotVisibleError, match="shows no Queens board.*nothing was clicked"):
+    with pytest.raises(BoardNotVisibleError, match=r"shows no Queens board.*nothing was clicked"):
         pipeline.run(Source(display=xvfb.display), Options())
     assert sent_clicks == []
 

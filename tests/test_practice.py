@@ -7,6 +7,7 @@ cells with real mouse events and read back what the page reported.
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import subprocess
 import sys
@@ -178,7 +179,7 @@ def test_region_colours_follow_the_palette_then_differ_from_neighbours_beyond_it
     stripes = Puzzle.from_region_grid([[c for c in range(n)] for _ in range(n)])
     colours = region_colours(stripes)
     assert len(colours) == n and colours[:18] == list(REGION_COLOURS)
-    assert all(a != b for a, b in zip(colours, colours[1:]))
+    assert all(a != b for a, b in itertools.pairwise(colours))
 
 
 def test_a_taken_port_is_a_one_line_error(capsys):

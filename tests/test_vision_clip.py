@@ -175,7 +175,7 @@ def test_a_board_cut_by_a_window_border_is_refused_as_cut_off_or_read_exactly(si
     refusal names the cut edge, so that --scroll can act on it; never the generic "no board",
     never a smaller board."""
     n, cell = 9, 72
-    image, regions, states = board(n, cell, seed=5)
+    image, regions, _states = board(n, cell, seed=5)
     spans = cell_spans(n, cell)
     partition = Puzzle.from_region_grid(regions).regions
     failures = []

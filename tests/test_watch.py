@@ -33,7 +33,7 @@ def test_locked_queens_alone_leave_a_board_fresh():
 
 def test_an_uncertain_reading_is_never_acted_on():
     assert judge_board(reading(EMPTY, confidence=0.5), set()) is Verdict.UNCERTAIN
-    marked = reading(["x..."] + EMPTY[1:], confidence=0.5)
+    marked = reading(["x...", *EMPTY[1:]], confidence=0.5)
     assert judge_board(marked, set(), take_over=True) is Verdict.UNCERTAIN
 
 

@@ -398,7 +398,7 @@ def test_two_games_at_once_stay_separate(server):
                 state = ok(server, "/api/game/move", {"game_id": state["game_id"], **move})
                 for queen in state["queens"]:
                     assert queen["row"] < state["n"] and queen["col"] < state["n"]
-        except BaseException as exc:  # noqa: BLE001 (handed to the test's thread)
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=play, args=(state, random.Random(i)))

@@ -68,7 +68,7 @@ class VersionAction(argparse.Action):
     (importlib.metadata), which every run would pay if the text were built with the parser."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str = "show the version and exit") -> None:  # noqa: A002
+                 default: str = argparse.SUPPRESS, help: str = "show the version and exit") -> None:
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:

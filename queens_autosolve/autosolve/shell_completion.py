@@ -228,7 +228,7 @@ def _fish_option(option: OptionSpec) -> str:
         words += ["-r", "-F"]
     elif option.takes_value:
         words.append("-x")
-    return " ".join(words + ["-d", shlex.quote(_summary(option.help))])
+    return " ".join([*words, "-d", shlex.quote(_summary(option.help))])
 
 
 def _summary(text: str) -> str:

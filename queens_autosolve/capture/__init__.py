@@ -67,9 +67,9 @@ _HOMES = {
 }
 
 __all__ = [
+    "DEFAULT_TITLE",
     "BoardNotVisibleError",
     "CaptureError",
-    "DEFAULT_TITLE",
     "Desktop",
     "DesktopSession",
     "Frame",

@@ -568,7 +568,7 @@ def _int_field(report: dict[str, object], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{key} must be a number")
     # 1e999 parses as inf (int() would raise OverflowError); 10**400 is an int too big to mean anything.
-    if isinstance(value, float) and not math.isfinite(value) or abs(value) > _MAX_COUNT:
+    if (isinstance(value, float) and not math.isfinite(value)) or abs(value) > _MAX_COUNT:
         raise ValueError(f"{key} must be a number below 2**53")
     return int(value)
 

@@ -37,10 +37,10 @@ _HOMES = {
 }
 
 __all__ = [
+    "CONFIDENT",
     "BoardCutOff",
     "BoardNotFound",
     "BoardReading",
-    "CONFIDENT",
     "RegionsUnreadable",
     "TwoBoards",
     "as_rgb",
