@@ -26,13 +26,13 @@ from queens_autosolve.autosolve.pipeline import (
     solve,
 )
 from queens_autosolve.autosolve.records import Options, Source, Stopwatch
+from queens_autosolve.autosolve.run_report import reading_lines
 from queens_autosolve.capture import DesktopSession, Frame, load_image, open_desktop
 from queens_autosolve.capture.models import Pointer
 from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Tier
 from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Cell, cell_name
 from queens_autosolve.vision import BoardReading
-from queens_autosolve.vision.reading import TIGHT_LINE
 
 VERIFY_TIMEOUT = 2.0  # s the page gets to show the step's marks after the clicks
 
@@ -160,14 +160,8 @@ def _check_shown(session: Session, step: Hint) -> tuple[str, ...]:
 
 def report_lines(result: HintResult) -> list[str]:
     """The advice for people: what was read, the mistakes or the next step, what was applied."""
-    frame, reading, advice = result.frame, result.reading, result.advice
-    where = f"window {frame.window.title!r}" if frame.window else frame.source.value
-    lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
-    if reading.tight_crop:
-        lines.append(TIGHT_LINE)
-    if not reading.is_certain:
-        lines.append(reading.uncertain_line("the advice may be wrong"))
-    lines += advice.lines()
+    lines = reading_lines(result.frame, result.reading, "the advice may be wrong")
+    lines += result.advice.lines()
     if result.applied is not None:
         applied = result.applied
         verdict = "the board shows the step"
