@@ -40,7 +40,8 @@ def level(number: int) -> Puzzle:
 
 def after(position: Position, hint: Hint) -> Position:
     """The position after making `hint` (its X marks and its queen)."""
-    return position.with_cells([hint.queen] if hint.queen else [], hint.marks)
+    queens = position.queens | ({hint.queen} if hint.queen else set())
+    return Position.of(position.n, queens, (position.marks | set(hint.marks)) - queens)
 
 
 def still_unique(puzzle: Puzzle, position: Position) -> bool:

@@ -91,5 +91,6 @@ def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
     assert [step.text for step in made] == [step.text for step in expected]
     position = Position.empty(puzzle.n)
     for step in made:
-        position = position.with_cells([step.queen] if step.queen else [], step.marks)
+        position = Position.of(puzzle.n, position.queens | ({step.queen} if step.queen else set()),
+                               position.marks | set(step.marks))
     assert x_cells(state.states) == set(position.marks)  # every X the steps made, and no other

@@ -121,15 +121,6 @@ class Position:
     def state_at(self, cell: Cell) -> CellState | None:
         return self.states[cell[0]][cell[1]]
 
-    def with_cells(self, queens: Iterable[Cell] = (), marks: Iterable[Cell] = ()) -> Position:
-        """This position with these X marks and then these queens added."""
-        grid = [list(row) for row in self.states]
-        for r, c in marks:
-            grid[r][c] = CellState.X
-        for r, c in queens:
-            grid[r][c] = CellState.QUEEN
-        return Position(tuple(tuple(row) for row in grid))
-
     def differs_from(self, other: Position) -> bool:
         """Whether a cell seen in both shows differently."""
         return any(a is not None and b is not None and a != b
