@@ -22,7 +22,7 @@ from typing import Any
 
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import format_puzzle
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 
 # `solver.search` is also the name of the function

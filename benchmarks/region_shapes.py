@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from queens_autosolve.solver.formats import read_puzzles
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.shapes import TABLE_HEAD, region_shapes, summarise
 
 ROOT = Path(__file__).resolve().parent.parent

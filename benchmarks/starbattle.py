@@ -99,7 +99,7 @@ def ours_with_confine(puzzle: Puzzle) -> Run:
     """Our solver with confine in the search for k >= 3 too (see propagate.RULES_WIDE)."""
     wide, cuts = propagate.RULES_WIDE, propagate.RULES_CUTS
     propagate.RULES_WIDE = propagate.RULES_MANY
-    propagate.RULES_CUTS = propagate.RULES_MANY + (propagate.cut_regions,)
+    propagate.RULES_CUTS = (*propagate.RULES_MANY, propagate.cut_regions)
     try:
         return ours(puzzle)
     finally:

@@ -31,10 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.twoplayer import queens_game
-from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard
+from queens_autosolve.twoplayer.queens_game import QueensBoard
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS
 from queens_autosolve.twoplayer.queens_split import processes_available
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,11 +62,11 @@ class Latency:
                 f"| {self.worst_cpu * 1000:.1f} | {nodes} |")
 
 
-def post(url: str, body: dict[str, object]) -> dict:
+def post(url: str, body: dict[str, object]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)
+        return cast("dict[str, Any]", json.load(response))
 
 
 def cpu_seconds() -> float:
@@ -92,9 +94,9 @@ def api_latency(server: GameServer, n: int, mode: str, level: str, games: int) -
     for seed in range(games):
         state = post(server.url + "api/game/init", {"n": n, "mode": mode, "seed": seed})
         while not state["game_over"]:
-            answer: dict = {}
+            answer: dict[str, Any] = {}
 
-            def move(state: dict = state, answer: dict = answer) -> None:
+            def move(state: dict[str, Any] = state, answer: dict[str, Any] = answer) -> None:
                 body = {"game_id": state["game_id"], "level": level}
                 answer.update(post(server.url + "api/game/ai-move", body))
 
@@ -134,7 +136,7 @@ def load_engine(ref: str) -> types.ModuleType:
             module.__dict__["__name__"] = module.__name__
             sys.modules[module.__name__] = module  # dataclasses look their module up
             sys.modules[f"{TODAY}.{name}"] = module  # what the later modules of `ref` import
-            exec(compile(shown, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)  # noqa: S102
+            exec(compile(shown, f"{ref}:twoplayer/{name}.py", "exec"), module.__dict__)
     finally:
         for name, today in saved.items():
             if today is None:
@@ -200,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             print(header)
             for mode in [args.mode] if args.mode else queens_game.MODES[::-1]:
                 for n in (8, 10):
-                    for level in QUEENS_AIS:
+                    for level in QUEENS_AIS.names:
                         print(api_latency(server, n, mode, level, args.games).row(), flush=True)
         print()
         print(f"Perfect AI, first move on {args.maps} random 10x10 easy maps (fresh memo each)")

@@ -32,14 +32,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
 
-from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
+from watching import WatchProcess, press_next_puzzle, start_button
 
-from queens_autosolve.autosolve.pipeline import STAGES
+from queens_autosolve.autosolve.records import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 PACKAGES = ("queens_autosolve",)

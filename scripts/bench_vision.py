@@ -182,7 +182,7 @@ def main() -> int:
     crop = render_board(regions, states, cell=56)
     report("1920x1080 page screenshot", lambda: read_board(page), args.repeat)
     # as capture hands a screen grab over: an RGB view of mss's BGRA buffer (needs a copy)
-    bgra = np.concatenate([page[:, :, ::-1], np.full(page.shape[:2] + (1,), 255, np.uint8)], axis=2)
+    bgra = np.concatenate([page[:, :, ::-1], np.full((*page.shape[:2], 1), 255, np.uint8)], axis=2)
     report("1920x1080 grab (RGB view of BGRA)", lambda: read_board(bgra[..., 2::-1]), args.repeat)
     report(f"board crop {crop.shape[1]}x{crop.shape[0]}", lambda: read_board(crop), args.repeat)
     if (SCREENS / "FranklinJi__images_old-puzzles_2025-01-03_puzzle.png").exists():

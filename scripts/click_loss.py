@@ -29,14 +29,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/desktops.py
 
-from desktops import Firefox, Openbox  # noqa: E402
+from desktops import Firefox, Openbox
 
-from queens_autosolve.capture.x11 import load_pyautogui  # noqa: E402
-from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board  # noqa: E402
-from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout  # noqa: E402
-from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
-from queens_autosolve.solver.puzzle import Cell, Puzzle  # noqa: E402
-from queens_autosolve.solver.search import solve  # noqa: E402
+from queens_autosolve.capture.x11 import load_pyautogui
+from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board
+from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.puzzle import Cell, Puzzle
+from queens_autosolve.solver.search import solve
 
 SCREEN = (1920, 1200)
 OFFSET = (300, 120)  # where the decorated browser window is moved, as on a real desktop

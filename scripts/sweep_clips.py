@@ -31,7 +31,7 @@ import render  # noqa: E402
 from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
 
 from queens_autosolve.capture import load_image  # noqa: E402
-from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
+from queens_autosolve.solver.generator import generate_puzzle  # noqa: E402
 from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
 from queens_autosolve.vision import BoardNotFound, read_board  # noqa: E402
 from queens_autosolve.vision.locate import locate  # noqa: E402

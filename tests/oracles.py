@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from queens_autosolve.solver.puzzle import Cell, Puzzle, Solution, is_solution
 
@@ -26,7 +26,7 @@ def find_solutions(puzzle: Puzzle, limit: int = 2) -> list[Solution]:
             return
         above = [c for qr, c in queens if qr == r - 1]
         for chosen in combinations(range(n), k):
-            if any(b - a < 2 for a, b in zip(chosen, chosen[1:])):
+            if any(b - a < 2 for a, b in pairwise(chosen)):
                 continue
             if any(cols[c] == k or any(abs(c - d) < 2 for d in above) for c in chosen):
                 continue

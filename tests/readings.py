@@ -4,8 +4,9 @@ watch): cells 40 px apart from the origin, one colour for every region."""
 from __future__ import annotations
 
 from queens_autosolve.capture import Rect
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import BoardReading
 
 
 def reading_of(rows: list[str], puzzle: Puzzle, confidence: float = 1.0) -> BoardReading:

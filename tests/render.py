@@ -58,7 +58,7 @@ def draw_crown(
     k = 16  # fixed-point shift: sub-pixel polygon corners
     cx, cy = centre
     for shape in (body, bar):
-        pts = np.rint((shape + (cx, cy)) * k).astype(np.int32)
+        pts = np.rint((shape + np.array((cx, cy))) * k).astype(np.int32)
         cv2.fillPoly(canvas, [pts], colour, cv2.LINE_AA, shift=4)
     for bx, by, radius in balls:
         cv2.circle(canvas, (int((cx + bx) * k), int((cy + by) * k)), max(1, int(radius * k)), colour, -1,

@@ -20,7 +20,7 @@ from queens_autosolve.actuator.safety import (
     check_window_unchanged,
 )
 from queens_autosolve.capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
-from queens_autosolve.vision.reading import CellState
+from queens_autosolve.solver.position import CellState
 
 CELL = 40  # px per cell in the fake readings below
 # A 4x4 answer (one queen per row and column, none touching).

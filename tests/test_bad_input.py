@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from queens_autosolve.twoplayer.arena import MatchResult, elo_text_of
+from queens_autosolve.twoplayer.matches import MatchResult, elo_text_of
 
 BIG = "1" * 5000  # past int()'s 4300-digit limit
 EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"

@@ -120,7 +120,7 @@ def test_minimised_window_is_an_error_saying_restore_it():
 
 def test_a_window_on_another_desktop_is_an_error_saying_switch_to_it():
     hidden = window("Queens - Chromium", 1, viewable=False, minimised=True, other_desktop=True)
-    with pytest.raises(WindowMinimisedError, match="on another desktop .*switch to that desktop"):
+    with pytest.raises(WindowMinimisedError, match=r"on another desktop .*switch to that desktop"):
         choose_window([hidden])
 
 
@@ -230,7 +230,7 @@ def test_finds_chromium_not_the_message_box_naming_the_tool_on_top(blue_page, xv
 
 def test_window_option_refuses_a_non_browser_window_unless_any_window(blue_page, xvfb):
     with xmessage(xvfb.display, "Practice notes"), Desktop(xvfb.display) as desktop:
-        with pytest.raises(NotABrowserError, match="not a web browser.*--any-window"):
+        with pytest.raises(NotABrowserError, match=r"not a web browser.*--any-window"):
             desktop.find_window("practice notes")
         assert desktop.find_window("practice notes", any_window=True).title == "Practice notes"
         assert desktop.find_window().title == "Queens - Chromium"

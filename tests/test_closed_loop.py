@@ -8,10 +8,11 @@ import pytest
 
 from queens_autosolve.actuator.clicker import MAX_GAP, WM_PAIR_GAP, Pace
 from queens_autosolve.autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
-from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible_message
+from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible
 from queens_autosolve.autosolve.pipeline import park_point
 from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
-from queens_autosolve.vision import BoardCutOff, BoardNotFound, CellState, RegionsUnreadable
+from queens_autosolve.solver.position import CellState, Position
+from queens_autosolve.vision import BoardCutOff, BoardNotFound, RegionsUnreadable
 from queens_autosolve.vision.recheck import Recheck
 
 E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
@@ -67,7 +68,7 @@ def test_a_board_at_the_edge_of_what_was_grabbed_is_named_by_edge(box, edges):
 
 
 def test_covered_cells_are_left_out_of_the_differences():
-    states = ((Q, None), (X, E))
+    states = Position(((Q, None), (X, E)))
     assert cell_differences(states, [(0, 0), (1, 1)]) == ("r2c2 should hold a queen but shows '.'",)
     assert cell_differences(states, [(0, 0), (0, 1)]) == ()
 
@@ -92,24 +93,24 @@ def test_lone_hidden_cells_are_no_cover():
 
 def test_cut_off_board_message_names_the_edge_the_amount_and_the_way_out():
     exc = BoardCutOff("cut", ("bottom",), {"bottom": 40})
-    text = not_visible_message(frame(), exc)
+    text = str(not_visible(frame(), exc))
     assert "at the bottom (at least 40 px of it hidden)" in text
     assert "scroll down" in text and "--scroll" in text and "nothing was clicked" in text
     assert "press Start" not in text
 
 
 def test_a_board_cut_by_the_screen_edge_says_move_the_window_onto_the_screen():
-    text = not_visible_message(frame(clipped=("right",)), BoardCutOff("cut", ("right",)))
+    text = str(not_visible(frame(clipped=("right",)), BoardCutOff("cut", ("right",))))
     assert "right edge of the screen" in text and "move the window fully onto the screen" in text
 
 
 def test_no_board_at_all_keeps_the_start_and_tutorial_hint():
-    text = not_visible_message(frame(), BoardNotFound("no board found: no grid of square cells in the image"))
+    text = str(not_visible(frame(), BoardNotFound("no board found: no grid of square cells in the image")))
     assert "press Start" in text
 
 
 def test_unreadable_regions_suggest_zoom_100_not_the_start_button():
-    text = not_visible_message(frame(), RegionsUnreadable("found 7 regions on the 8x8 board, expected 8"))
+    text = str(not_visible(frame(), RegionsUnreadable("found 7 regions on the 8x8 board, expected 8")))
     assert "zoom to 100%" in text.replace("page zoom to 100%", "zoom to 100%") and "press Start" not in text
 
 
@@ -122,10 +123,12 @@ def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_cl
     from queens_autosolve.actuator.errors import UnsafeToClick
     from queens_autosolve.autosolve.pipeline import stopped_after
 
-    exc = UnsafeToClick("the board reading is uncertain (confidence 0.50); nothing was clicked; run again")
-    text = stopped_after(exc, 18, 1, ("r3c9 should hold a queen but shows 'x'",))
-    assert "stopped after 18 click(s) in 1 round(s)" in text and "r3c9" in text
-    assert "nothing was clicked" not in text and "uncertain" in text
+    exc = UnsafeToClick("the board reading is uncertain (confidence 0.50)", "run again")
+    assert str(exc) == "the board reading is uncertain (confidence 0.50); nothing was clicked; run again"
+    text = str(stopped_after(exc, 18, 1, ("r3c9 should hold a queen but shows 'x'",)))
+    assert text.startswith("stopped after 18 click(s) in 1 round(s)") and "r3c9" in text
+    assert "nothing was clicked" not in text
+    assert text.endswith("uncertain (confidence 0.50); nothing more was clicked; run again")
 
 
 def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
@@ -150,9 +153,9 @@ def test_a_certain_reading_of_a_puzzle_with_several_solutions_says_how_many():
 
 # --- when a page that repaints our clicks is done (pure logic: times given) ------------------
 
-BEFORE = ((CellState.EMPTY, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
-ONE_X = ((CellState.X, CellState.EMPTY), (CellState.EMPTY, CellState.EMPTY))
-TWO_X = ((CellState.X, CellState.X), (CellState.EMPTY, CellState.EMPTY))
+BEFORE = Position.from_rows(["..", ".."])
+ONE_X = Position.from_rows(["x.", ".."])
+TWO_X = Position.from_rows(["xx", ".."])
 
 
 def test_a_page_that_shows_nothing_yet_is_waited_for_until_the_timeout():

@@ -14,7 +14,7 @@ from queens_autosolve.solver.coach import (
     UNKNOWN_TIER,
     Coach,
     CoachError,
-    Position,
+    Hint,
     Tier,
     advise,
     grade,
@@ -22,6 +22,7 @@ from queens_autosolve.solver.coach import (
     tier_of,
 )
 from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.propagate import Step, StepKind, board_of
 from queens_autosolve.solver.puzzle import Puzzle, cell_name, mask_of
 from queens_autosolve.solver.search import explain, search_board, solve
@@ -35,6 +36,12 @@ def linkedin_levels() -> list[Puzzle]:
 
 def level(number: int) -> Puzzle:
     return read_puzzles(str(shared_path("levels", "linkedin-official.txt")))[number - 1]
+
+
+def after(position: Position, hint: Hint) -> Position:
+    """The position after making `hint` (its X marks and its queen)."""
+    queens = position.queens | ({hint.queen} if hint.queen else set())
+    return Position.of(position.n, queens, (position.marks | set(hint.marks)) - queens)
 
 
 def still_unique(puzzle: Puzzle, position: Position) -> bool:
@@ -57,7 +64,7 @@ def test_a_wrong_queen_is_named_and_explained_without_the_solution():
     answer = set(solve(puzzle).queens)
     wrong = next((r, c) for r in range(puzzle.n) for c in range(puzzle.n) if (r, c) not in answer)
     right = sorted(answer)[4]
-    advice = advise(puzzle, Position.of([wrong, right], marks=[]))
+    advice = advise(puzzle, Position.of(puzzle.n, [wrong, right], marks=[]))
     assert [m.cell for m in advice.mistakes] == [wrong] and advice.step is None
     text = advice.mistakes[0].text
     assert text.startswith(f"the queen on {cell_name(wrong)} cannot be right: ")
@@ -70,7 +77,7 @@ def test_every_wrong_queen_on_sampled_levels_leads_to_a_named_contradiction():
         answer = set(solve(puzzle).queens)
         names = {cell_name(cell) for cell in answer}
         for cell in [(r, c) for r in range(puzzle.n) for c in range(puzzle.n) if (r, c) not in answer][::5]:
-            mistake = advise(puzzle, Position.of([cell])).mistakes[0]
+            mistake = advise(puzzle, Position.of(puzzle.n, [cell])).mistakes[0]
             assert mistake.because or "with it, " in mistake.text, mistake.text
             assert "no short chain" not in mistake.text
             assert not any(name in mistake.text for name in names), mistake.text
@@ -78,7 +85,7 @@ def test_every_wrong_queen_on_sampled_levels_leads_to_a_named_contradiction():
 
 def test_a_queen_beside_a_right_one_is_blamed_on_that_queen():
     puzzle = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])  # answer r1c3 r2c1 r3c4 r4c2
-    advice = advise(puzzle, Position.of([(0, 2), (0, 1)]))
+    advice = advise(puzzle, Position.of(puzzle.n, [(0, 2), (0, 1)]))
     assert [m.cell for m in advice.mistakes] == [(0, 1)]
     assert "row 1 already has its queen on r1c3" in advice.mistakes[0].text
 
@@ -86,26 +93,26 @@ def test_a_queen_beside_a_right_one_is_blamed_on_that_queen():
 def test_an_x_where_a_queen_must_go_is_a_mistake():
     puzzle = level(3)
     cell = solve(puzzle).queens[2]
-    advice = advise(puzzle, Position.of(marks=[cell]))
+    advice = advise(puzzle, Position.of(puzzle.n, marks=[cell]))
     assert [(m.cell, m.what) for m in advice.mistakes] == [(cell, "mark")]
     assert advice.mistakes[0].text.startswith(f"the X on {cell_name(cell)} is wrong")
 
 
 def test_a_puzzle_without_one_solution_cannot_be_coached():
     with pytest.raises(CoachError, match="more than one solution"):
-        advise(Puzzle.from_rows(["AAAAA", "BBBBB", "CCCCC", "DDDDD", "EEEEE"]), Position())
+        advise(Puzzle.from_rows(["AAAAA", "BBBBB", "CCCCC", "DDDDD", "EEEEE"]), Position.empty(5))
 
 
 # --- the next step ---------------------------------------------------------------------------
 
 
-def position_after(steps: list[Step]) -> Position:
+def position_after(n: int, steps: list[Step]) -> Position:
     """The board after a prefix of `explain`'s deductions (k = 1): queens where singles put
     them, X marks on the cells the other rules removed."""
     queens = [cell for step in steps if step.kind == StepKind.SINGLE for cell in step.cells]
     removing = (StepKind.ATTACK, StepKind.CONFINE)
     marks = [cell for step in steps if step.kind in removing for cell in step.cells]
-    return Position.of(queens, marks)
+    return Position.of(n, queens, marks)
 
 
 def test_hints_part_way_through_explain_are_sound_and_keep_the_one_solution():
@@ -116,13 +123,13 @@ def test_hints_part_way_through_explain_are_sound_and_keep_the_one_solution():
         end = next(i for i, s in enumerate(steps) if s.kind in (StepKind.GUESS, StepKind.SOLVED))
         deductions = steps[:end]
         for cut in (len(deductions) // 4, len(deductions) // 2, 3 * len(deductions) // 4):
-            position = position_after(deductions[:cut])
+            position = position_after(puzzle.n, deductions[:cut])
             advice = advise(puzzle, position)
             assert not advice.mistakes and advice.step is not None and advice.step.moves
             step = advice.step
             assert step.queen is None or step.queen in answer
             assert not set(step.marks) & answer and not set(step.marks) & position.marks
-            assert still_unique(puzzle, position.with_step(step))
+            assert still_unique(puzzle, after(position, step))
             checked += 1
     assert checked >= 60
 
@@ -133,26 +140,26 @@ def test_hints_from_the_empty_board_solve_every_linkedin_level_without_a_guess()
         answer = set(coach.solution.queens)
         hints = hint_sequence(puzzle, coach=coach)
         assert all(h.tier < Tier.GUESS for h in hints), puzzle.name
-        position = Position.of(puzzle.given)
+        position = Position.of(puzzle.n, puzzle.given)
         for h in hints:
             assert h.moves and not set(h.marks) & answer and (h.queen is None or h.queen in answer)
-            position = position.with_step(h)
+            position = after(position, h)
         assert answer <= position.queens, puzzle.name
 
 
 def test_a_step_is_found_from_the_board_as_it_stands_not_from_an_empty_board():
     puzzle = level(2)
     hints = hint_sequence(puzzle)
-    position = Position()
+    position = Position.empty(puzzle.n)
     for h in hints[:10]:
-        position = position.with_step(h)
+        position = after(position, h)
     step = advise(puzzle, position).step
     assert step is not None and step.text == hints[10].text
 
 
 def test_a_solved_board_gets_no_step():
     puzzle = level(1)
-    advice = advise(puzzle, Position.of(solve(puzzle).queens))
+    advice = advise(puzzle, Position.of(puzzle.n, solve(puzzle).queens))
     assert advice.solved and advice.step is None and advice.lines() == ["solved: every queen is in place"]
 
 
@@ -197,7 +204,7 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
     n = puzzle.n
     wrong = next(i for i in range(n * n) if not coach.answer >> i & 1)
 
-    def later_rule(board, cand, queens, log):  # noqa: ANN001, ANN202 - a stand-in propagate rule
+    def later_rule(board, cand, queens, log):
         if cand >> wrong & 1:
             if log is not None:
                 log.append(Step("a new rule", ((wrong // n, wrong % n),), kind="a-rule-added-later"))
@@ -205,7 +212,7 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
         return cand, queens
 
     coach.rules = (later_rule, *coach.rules)
-    step = coach.advise(Position()).step
+    step = coach.advise(Position.empty(puzzle.n)).step
     assert step.rule == "a-rule-added-later" and step.tier is Tier.BLOCKS
     assert step.marks == ((wrong // n, wrong % n),)
 
@@ -247,9 +254,9 @@ def test_hint_image_json_gives_the_step_the_engine_gives(capsys, board_image):
     names = region_colour_names([hex_rgb(PALETTE[g]) for g in range(puzzle.region_count)])
     assert names is not None
     hints = hint_sequence(puzzle.with_colour_names(names))  # the screen shows colours, not letters
-    position = Position()
+    position = Position.empty(puzzle.n)
     for h in hints[:5]:
-        position = position.with_step(h)
+        position = after(position, h)
     marks = {cell: "x" for cell in position.marks} | {cell: "Q" for cell in position.queens}
     status = main(["hint", "--image", board_image(puzzle, marks), "--json"])
     data = json.loads(capsys.readouterr().out)

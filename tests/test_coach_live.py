@@ -12,10 +12,11 @@ import sys
 import pytest
 from live import practice_page
 
-from queens_autosolve.autosolve.coach import hint
+from queens_autosolve.autosolve.live_coach import hint
 from queens_autosolve.autosolve.pipeline import Source
-from queens_autosolve.solver.coach import Position, hint_sequence
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.coach import hint_sequence
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import solve
 
@@ -88,7 +89,8 @@ def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
         state = server.wait_for(solved=True, timeout=5)
     assert state.page_solved and set(state.queens) == set(solve(puzzle).queens)
     assert [step.text for step in made] == [step.text for step in expected]
-    position = Position()
+    position = Position.empty(puzzle.n)
     for step in made:
-        position = position.with_step(step)
+        position = Position.of(puzzle.n, position.queens | ({step.queen} if step.queen else set()),
+                               position.marks | set(step.marks))
     assert x_cells(state.states) == set(position.marks)  # every X the steps made, and no other

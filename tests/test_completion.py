@@ -18,7 +18,7 @@ import pytest
 from conftest import require_tool
 
 from queens_autosolve.autosolve.cli import COMMANDS, main
-from queens_autosolve.autosolve.completion import SHELLS
+from queens_autosolve.autosolve.shell_completion import SHELLS
 
 PROG = "queens-autosolve"
 

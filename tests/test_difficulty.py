@@ -10,7 +10,7 @@ from queens_autosolve.autosolve.cli import main
 from queens_autosolve.solver.coach import grade
 from queens_autosolve.solver.difficulty import Difficulty, generate_graded
 from queens_autosolve.solver.formats import parse_puzzles
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import count_solutions
 from queens_autosolve.solver.shapes import LINKEDIN, region_shapes, summarise
 

@@ -7,6 +7,7 @@ device scale factor, and the CLI tests run `queens-autosolve` as users do.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -19,7 +20,7 @@ from live import practice_page, wait_painted, wait_until, xdotool
 from queens_autosolve.autosolve.pipeline import Options, RunResult, Source, run
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 
@@ -61,7 +62,7 @@ def test_delay_spaces_the_clicks_out(browser, xvfb, sent_clicks):
     # ten clicks (two per queen), each press released before the next, the delay after every click
     assert [c.name for c in sent_clicks] == ["press", "release"] * 10
     presses = [c for c in sent_clicks if c.name == "press"]
-    assert all(later.at - earlier.at >= 0.05 for earlier, later in zip(presses, presses[1:]))
+    assert all(later.at - earlier.at >= 0.05 for earlier, later in itertools.pairwise(presses))
     assert all(c.button == 1 for c in sent_clicks)  # the left button
 
 

@@ -16,11 +16,11 @@ import pytest
 from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
 from queens_autosolve.autosolve.run_report import report_lines
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 
@@ -57,7 +57,7 @@ def test_a_win_dialog_after_an_animation_still_reads_as_solved(browser, xvfb):
         result = run(Source(display=xvfb.display), Options())
         state = server.wait_for(solved=True, timeout=5)
     assert_page_solved(state, puzzle)
-    assert result.outcome in (Outcome.SOLVED, Outcome.WIN_SCREEN) and result.ok
+    assert result.outcome in (RunOutcome.SOLVED, RunOutcome.WIN_SCREEN) and result.ok
     assert len(result.rounds) == 1 and result.clicks == 20
 
 
@@ -68,7 +68,7 @@ def test_a_page_that_drops_quick_clicks_is_clicked_again_more_slowly(browser, xv
         state = server.wait_for(solved=True, timeout=5)
     assert_page_solved(state, puzzle)
     assert state.dropped > 0  # the page really dropped clicks
-    assert result.outcome is Outcome.SOLVED and len(result.rounds) >= 2
+    assert result.outcome is RunOutcome.SOLVED and len(result.rounds) >= 2
     assert result.rounds[-1].pace.gap > result.rounds[0].pace.gap
     text = "\n".join(report_lines(result))
     assert "round 2:" in text and "next time try --delay" in text
@@ -103,7 +103,7 @@ def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb, se
         moves_before = server.state().moves
         result = run(Source(display=xvfb.display), Options())
         state = server.state()
-    assert result.outcome is Outcome.ALREADY_SOLVED and result.ok and result.clicks == 0
+    assert result.outcome is RunOutcome.ALREADY_SOLVED and result.ok and result.clicks == 0
     assert sent_clicks == [] and state.moves == moves_before
     assert "already solved" in "\n".join(report_lines(result))
 
@@ -118,7 +118,7 @@ def test_a_slow_page_gets_its_time_and_nothing_is_clicked_twice(browser, xvfb):
         result = run(Source(display=xvfb.display), Options())
         state = server.wait_for(solved=True, timeout=10)
     assert_page_solved(state, puzzle)
-    assert result.outcome is Outcome.SOLVED and len(result.rounds) == 1, result.rounds
+    assert result.outcome is RunOutcome.SOLVED and len(result.rounds) == 1, result.rounds
     assert result.clicks == 14 and state.moves == 14
     assert "solved" in report_lines(result)[-2]
 

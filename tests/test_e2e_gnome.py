@@ -21,7 +21,7 @@ from live import marked_cells
 
 from queens_autosolve.capture.gnome import GnomeDesktop
 from queens_autosolve.pages.practice import region_colours
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import read_board

@@ -32,7 +32,7 @@ from live import (
 
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
 from queens_autosolve.pages.practice import PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 

@@ -26,12 +26,12 @@ import sys
 import pytest
 from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
-from queens_autosolve.autosolve.coach import hint
+from queens_autosolve.autosolve.live_coach import hint
 from queens_autosolve.autosolve.pipeline import Source
 from queens_autosolve.pages.browser import Browser
 from queens_autosolve.pages.practice import PageState
 from queens_autosolve.solver.coach import hint_sequence
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 

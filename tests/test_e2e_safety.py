@@ -16,10 +16,10 @@ from live import practice_page, wait_painted, wait_until, xdotool, xmessage
 from Xlib import X
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
 from queens_autosolve.capture import Desktop, NotABrowserError, Rect
 from queens_autosolve.pages.browser import Chromium, wait_for_window
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 pytestmark = pytest.mark.e2e
@@ -147,7 +147,7 @@ def test_the_pointer_over_the_board_is_moved_off_before_reading_and_put_back(bro
         result = run(Source(display=xvfb.display), Options())
         state = server.wait_for(solved=True, timeout=5)
         after = desktop.pointer()
-    assert state.solved and result.outcome in (Outcome.SOLVED, Outcome.WIN_SCREEN)
+    assert state.solved and result.outcome in (RunOutcome.SOLVED, RunOutcome.WIN_SCREEN)
     assert (after.x, after.y) == home and after.on_screen
 
 

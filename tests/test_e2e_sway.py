@@ -45,7 +45,7 @@ from queens_autosolve.capture.wlroots import WlrootsDesktop
 from queens_autosolve.pages.browser import wait_for_board
 from queens_autosolve.pages.practice import PageState
 from queens_autosolve.pages.sway import Sway
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 

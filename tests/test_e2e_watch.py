@@ -15,7 +15,7 @@ from watching import WatchProcess, press_next_puzzle, start_button
 
 from queens_autosolve.pages.browser import Chromium, wait_for_window
 from queens_autosolve.pages.practice import PageState, PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 
 pytestmark = pytest.mark.e2e
 

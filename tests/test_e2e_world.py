@@ -34,18 +34,18 @@ from live import (
 
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve.onscreen import check_scroll_point
-from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
+from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
 from queens_autosolve.autosolve.run_report import report_lines
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
 from queens_autosolve.pages.browser import Browser, wait_for_window
 from queens_autosolve.pages.practice import PageState
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
-SOLVED_MESSAGES = (Outcome.SOLVED.value, Outcome.WIN_SCREEN.value)
+SOLVED_MESSAGES = (RunOutcome.SOLVED.value, RunOutcome.WIN_SCREEN.value)
 
 
 def puzzle_of(n: int, seed: int) -> Puzzle:
@@ -153,7 +153,7 @@ def test_firefox_at_half_zoom_finishes_a_board_the_user_began(openbox_firefox, o
     text = "\n".join(report_lines(result))
     assert state.solved and state.page_solved, f"page reports {state.states}\n{text}"
     assert set(state.queens) == set(queens)
-    assert result.outcome is Outcome.SOLVED, text
+    assert result.outcome is RunOutcome.SOLVED, text
     # the user's marks were read: x -> queen twice (one click each), empty -> queen (two); a busy
     # Firefox may still drop a click, which a second round makes good
     assert result.rounds[0].clicks == 4, text

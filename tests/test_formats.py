@@ -182,7 +182,8 @@ def test_bad_puzzlink_urls_say_what_is_wrong():
 
 @pytest.mark.parametrize("junk", ["/extra/junk", "%00", "?x=1#frag", "kk"])
 def test_a_puzzlink_url_with_anything_after_the_border_data_is_refused(junk):
-    with pytest.raises(PuzzleFormatError, match="after the border data|border data has 14 digits") as refused:
+    refusal = r"after the border data|border data has 14 digits"
+    with pytest.raises(PuzzleFormatError, match=refusal) as refused:
         parse_puzzlink(PUZZLINK + junk)
     assert "\n" not in str(refused.value)
     assert parse_puzzlink(f"  {PUZZLINK}\n").n == 6  # the whitespace around a pasted URL is no junk

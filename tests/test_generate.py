@@ -15,10 +15,10 @@ from oracles import find_solutions
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.bench import baseline
-from queens_autosolve.solver import generate as generate_module
+from queens_autosolve.solver import generator as generate_module
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import format_puzzle, parse_puzzles, read_puzzles
-from queens_autosolve.solver.generate import (
+from queens_autosolve.solver.generator import (
     ONE_AT_A_TIME,
     check_size,
     generate_hard,

@@ -25,7 +25,7 @@ def test_mutter_moves_name_the_stream_path_and_press_with_a_boolean():
 
 
 def test_portal_events_go_to_the_portal_with_the_session_options_and_the_stream_node():
-    service, path, interface, method, signature, body = PORTAL.input_call(MOVE, 10.0, 20.0)
+    service, path, interface, _method, signature, body = PORTAL.input_call(MOVE, 10.0, 20.0)
     assert (service, path, interface) == ("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
                                           "org.freedesktop.portal.RemoteDesktop")
     assert (signature, body) == ("oa{sv}udd", (PORTAL.remote, {}, 52, 10.0, 20.0))

@@ -97,7 +97,7 @@ def test_a_window_moved_before_the_first_click_is_refused_as_before():
     desktop = StandIn(picture())
     guard = guard_on(desktop)
     desktop.window = replace(WINDOW, rect=Rect(40, 30, 400, 400))
-    with pytest.raises(UnsafeToClick, match="moved or resized since it was read.*nothing was clicked"):
+    with pytest.raises(UnsafeToClick, match=r"moved or resized since it was read.*nothing was clicked"):
         guard.check(0, 10, None, (0, 0))
 
 

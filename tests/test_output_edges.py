@@ -20,7 +20,7 @@ from queens_autosolve.bench.report import WIDTH, baseline_text
 from queens_autosolve.bench.times import BaselineRun
 from queens_autosolve.solver.formats import format_puzzle, parse_puzzles
 from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.twoplayer.arena import MatchResult
+from queens_autosolve.twoplayer.matches import MatchResult
 
 REPO = Path(__file__).resolve().parents[1]
 

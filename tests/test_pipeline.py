@@ -17,10 +17,10 @@ from readings import reading_of
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve import pipeline
 from queens_autosolve.autosolve.aftercheck import board_differences
-from queens_autosolve.autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch
+from queens_autosolve.autosolve.pipeline import Options, RunOutcome, RunResult, Solved, Source, Stopwatch
 from queens_autosolve.autosolve.run_report import report_lines, result_json
 from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
 
@@ -75,7 +75,7 @@ def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
     solved = Solved(PUZZLE, ANSWER, 1, 1)
     plan = pipeline.plan(board, solved, frame)
     result = RunResult(frame=frame, reading=board, solved=solved, plan=plan, clicks=0,
-                       timings={"grab": 0.004, "read": 0.03}, outcome=Outcome.DRY_RUN)
+                       timings={"grab": 0.004, "read": 0.03}, outcome=RunOutcome.DRY_RUN)
     text = "\n".join(report_lines(result))
     assert ".Q.." in text and "plan: 8 click(s)" in text and "r1c2 at (70, 40): empty -> X" in text
     data = result_json(result)
@@ -132,7 +132,7 @@ def test_window_without_a_board_is_reported_and_nothing_is_clicked(browser, xvfb
     start_page = "<title>Queens</title><body style='font:40px sans-serif'><button>Start game</button></body>"
     browser.open("data:text/html," + urllib.parse.quote(start_page))
     wait_until(lambda: _title_on(xvfb.display) == "Queens - Chromium")
-    with pytest.raises(BoardNotVisibleError, match="shows no Queens board.*nothing was clicked"):
+    with pytest.raises(BoardNotVisibleError, match=r"shows no Queens board.*nothing was clicked"):
         pipeline.run(Source(display=xvfb.display), Options())
     assert sent_clicks == []
 

@@ -7,6 +7,7 @@ cells with real mouse events and read back what the page reported.
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import subprocess
 import sys
@@ -166,7 +167,7 @@ def test_wait_for_returns_the_first_matching_state_and_times_out_with_the_last_o
 
 
 def test_initial_marks_that_do_not_fit_the_board_are_refused():
-    with pytest.raises(QueensError, match="5 strings"):
+    with pytest.raises(QueensError, match="5 rows of 5 letters"):
         PracticeServer(FIVE, initial=["....."] * 4)
     with pytest.raises(QueensError, match="not a locked cell"):
         PracticeServer(FIVE, initial=["L...."] + ["....."] * 4)
@@ -178,7 +179,7 @@ def test_region_colours_follow_the_palette_then_differ_from_neighbours_beyond_it
     stripes = Puzzle.from_region_grid([[c for c in range(n)] for _ in range(n)])
     colours = region_colours(stripes)
     assert len(colours) == n and colours[:18] == list(REGION_COLOURS)
-    assert all(a != b for a, b in zip(colours, colours[1:]))
+    assert all(a != b for a, b in itertools.pairwise(colours))
 
 
 def test_a_taken_port_is_a_one_line_error(capsys):

@@ -16,7 +16,7 @@ from live import board_box, grab, post, shown, xdotool
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.coach import Tier
 from queens_autosolve.solver.difficulty import Difficulty
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 
 SIX = generate_puzzle(6, rng=5)

@@ -17,7 +17,7 @@ from PIL import Image
 
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 
 SIX = generate_puzzle(6, rng=5)

@@ -36,7 +36,7 @@ from queens_autosolve.autosolve.cli import main
 from queens_autosolve.pages.browser import Browser
 from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 
 EMPTY_FIVE = ["....."] * 5

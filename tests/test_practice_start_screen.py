@@ -32,11 +32,11 @@ def test_next_puzzle_serves_the_queued_board_then_makes_one_of_the_same_size():
 
 def test_a_report_about_a_replaced_board_is_ignored():
     with PracticeServer(FIVE, start_screen=True, next_puzzles=[OTHER]) as server:
-        server.record(report(0, 1, ["x...."] + EMPTY[1:]))
+        server.record(report(0, 1, ["x....", *EMPTY[1:]]))
         server.next_board()
-        late = server.record(report(0, 2, ["Q...."] + EMPTY[1:]))
+        late = server.record(report(0, 2, ["Q....", *EMPTY[1:]]))
         assert late.board == 1 and late.queens == () and late.states == tuple(EMPTY)
-        taken = server.record(report(1, 3, ["x...."] + EMPTY[1:], presses=1))
+        taken = server.record(report(1, 3, ["x....", *EMPTY[1:]], presses=1))
         assert taken.states[0] == "x...." and taken.presses == 1
 
 

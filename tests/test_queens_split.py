@@ -10,7 +10,8 @@ import threading
 import pytest
 
 from queens_autosolve.twoplayer import queens_split
-from queens_autosolve.twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame, SolveTimeout
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from queens_autosolve.twoplayer.queens_split import SPLIT_CELLS, prove_children
 
 # 9x9 maps: 81 free cells, over SPLIT_CELLS, and each child proved within 0.1 s in all. The

@@ -249,5 +249,5 @@ def test_bench_generate_reports_a_puzzle_that_is_not_unique(monkeypatch):
     ],
 )
 def test_bench_generate_bad_input_is_one_line_and_status_2(capsys, argv, what):
-    status, out, err = run(capsys, *argv)
+    status, _out, err = run(capsys, *argv)
     assert status == 2 and what in err and len(err.strip().splitlines()) == 1

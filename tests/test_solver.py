@@ -191,7 +191,7 @@ def test_a_band_of_two_rows_with_exactly_2k_blocks_fills_its_lonely_blocks():
     keep = {(0, 0), (0, 3), (0, 6), (1, 2), (1, 4), (1, 7)}
     start = without(puzzle, [(r, c) for r in (0, 1) for c in range(8) if (r, c) not in keep])
     log: list[Step] = []
-    cand, queens = count_blocks(board, start, 0, log)
+    _cand, queens = count_blocks(board, start, 0, log)
     assert {(0, 0), (1, 2), (1, 4)} <= set(cells_of(queens, 8))
     assert log[0].kind == "block"
     assert log[0].text.startswith("rows 1-2 need 4 queens in 4 separate 2x2 blocks, one in each: ")

@@ -67,7 +67,7 @@ def stalled(puzzle: Puzzle) -> tuple[int, int]:
 
 
 def test_without_trials_propagation_stalls_on_the_small_board():
-    cand, queens = stalled(STALLS)
+    _cand, queens = stalled(STALLS)
     assert queens.bit_count() < STALLS.n * STALLS.k
 
 
@@ -217,7 +217,7 @@ def test_what_the_rules_skip_as_unchanged_leaves_nothing_a_fresh_board_finds(see
     # point it reaches is one for every rule on a fresh board that remembers nothing.
     rng = random.Random(seed)
     puzzles = read_puzzles(str(HARD_SET)) if HARD_SET.exists() else [STALLS]
-    puzzle = rng.choice(puzzles[:5] + [STALLS])
+    puzzle = rng.choice([*puzzles[:5], STALLS])
     board = board_of(puzzle)
     for _ in range(3):
         state: tuple[int, int] | None = (full(puzzle), 0)

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.amazons import START, AmazonsAI, AmazonsGame, perft, square_name
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
+from queens_autosolve.twoplayer.game_search import Limit, solve
 from queens_autosolve.twoplayer.players import RandomPlayer
-from queens_autosolve.twoplayer.search import Limit, solve
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 

@@ -19,7 +19,7 @@ from queens_autosolve.twoplayer.corner import (
     wythoff_move,
 )
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
-from queens_autosolve.twoplayer.search import solve
+from queens_autosolve.twoplayer.game_search import solve
 from queens_autosolve.twoplayer.terminal import Console
 
 

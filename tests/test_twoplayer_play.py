@@ -11,13 +11,14 @@ import sys
 
 import pytest
 
-import queens_autosolve.twoplayer.search as search_module
+import queens_autosolve.twoplayer.game_search as search_module
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.twoplayer.arena import elo_difference, play_match
 from queens_autosolve.twoplayer.corner import CornerGame, is_safe
+from queens_autosolve.twoplayer.game_search import PROVEN, AlphaBeta, Limit, solve, winning_moves
+from queens_autosolve.twoplayer.matches import elo_difference, play_match
 from queens_autosolve.twoplayer.players import RandomPlayer
-from queens_autosolve.twoplayer.queens_game import KaylesSolver, QueensBoard, QueensGame
-from queens_autosolve.twoplayer.search import PROVEN, AlphaBeta, Limit, solve, winning_moves
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver
 from queens_autosolve.twoplayer.terminal import Console, HumanPlayer, play_game
 
 
@@ -129,9 +130,9 @@ def test_arena_command_prints_score_and_elo(capsys):
     assert main(["arena", "amazons", "--games", "0"]) == 2
 
 
-@pytest.mark.parametrize("module", ["game", "search", "players", "queens_board", "queens_game",
+@pytest.mark.parametrize("module", ["game", "game_search", "players", "queens_board", "queens_game",
                                     "queens_solver", "queens_players", "corner", "amazons", "superqueen",
-                                    "terminal", "arena"])
+                                    "terminal", "matches"])
 def test_docstring_examples_hold(module):
     failures, tried = doctest.testmod(importlib.import_module(f"queens_autosolve.twoplayer.{module}"))
     assert failures == 0 and tried > 0

@@ -13,15 +13,10 @@ from twoplayer_oracles import brute_force_wins
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
-from queens_autosolve.twoplayer.queens_game import (
-    GreedyPlayer,
-    KaylesSolver,
-    PerfectPlayer,
-    QueensBoard,
-    QueensGame,
-    analyse,
-)
-from queens_autosolve.twoplayer.search import solve
+from queens_autosolve.twoplayer.game_search import solve
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_players import GreedyPlayer, PerfectPlayer
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver, analyse
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
 

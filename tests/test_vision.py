@@ -33,7 +33,8 @@ from render import (
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.capture import ImageReadError
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.solver.search import search
@@ -41,7 +42,6 @@ from queens_autosolve.vision import (
     BoardCutOff,
     BoardNotFound,
     BoardReading,
-    CellState,
     from_bgra,
     read_board,
     read_image,
@@ -192,7 +192,7 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     reading = read_board(page)
     assert reading.n == 9 and same_partition(reading, regions)
     assert reading.state_rows() == states
-    x, y, w, h = reading.box.as_tuple()
+    _x, y, w, _h = reading.box.as_tuple()
     assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
 
 
@@ -217,7 +217,7 @@ def test_a_crop_at_the_frame_reads_but_one_into_the_frame_or_the_cells_is_refuse
 def test_four_channel_frames_read_like_rgb():
     regions, states = random_board(6, seed=8)
     rgb = render_board(regions, states, cell=40, gold=True)
-    alpha = np.full(rgb.shape[:2] + (1,), 255, np.uint8)
+    alpha = np.full((*rgb.shape[:2], 1), 255, np.uint8)
     bgra = np.concatenate([rgb[:, :, ::-1], alpha], axis=2)
     rgba = np.concatenate([rgb, alpha], axis=2)
     expected = read_board(rgb)

@@ -23,7 +23,7 @@ from render import (
 )
 
 from queens_autosolve.capture import load_image
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
@@ -175,7 +175,7 @@ def test_a_board_cut_by_a_window_border_is_refused_as_cut_off_or_read_exactly(si
     refusal names the cut edge, so that --scroll can act on it; never the generic "no board",
     never a smaller board."""
     n, cell = 9, 72
-    image, regions, states = board(n, cell, seed=5)
+    image, regions, _states = board(n, cell, seed=5)
     spans = cell_spans(n, cell)
     partition = Puzzle.from_region_grid(regions).regions
     failures = []

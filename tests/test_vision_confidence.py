@@ -13,10 +13,11 @@ import pytest
 from conftest import ROOT, load_script
 from render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import CONFIDENT, BoardNotFound, read_board
-from queens_autosolve.vision.reading import CellState, margin_score
+from queens_autosolve.vision.reading import margin_score
 
 calibration = load_script("calibrate_vision")
 

@@ -28,6 +28,6 @@ def test_group_boards_finds_two_grids_and_leaves_a_stray_blob_out():
         return [(x0 + c * pitch, y0 + r * pitch, x0 + c * pitch + cell, y0 + r * pitch + cell)
                 for r in range(n) for c in range(n)]
 
-    boxes = np.array(grid(0, 0, 4, 20, 22) + [(500, 500, 520, 520)] + grid(300, 0, 3, 30, 33), np.int64)
+    boxes = np.array([*grid(0, 0, 4, 20, 22), (500, 500, 520, 520), *grid(300, 0, 3, 30, 33)], np.int64)
     groups = group_boards(Blobs(boxes, (boxes[:, :2] + boxes[:, 2:]) / 2.0))
     assert [g.tolist() for g in groups] == [list(range(16)), list(range(17, 26))]

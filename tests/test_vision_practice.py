@@ -17,7 +17,7 @@ from PIL import Image
 
 from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium
 from queens_autosolve.pages.practice import PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.solver.search import search

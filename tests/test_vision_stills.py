@@ -15,7 +15,7 @@ import pytest
 from render import cell_centres, draw_pointer, render_board
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.vision import read_board
 
 N, CELL = 9, 48
@@ -65,7 +65,7 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
 
 
 def test_solve_image_says_an_uncertain_reading_is_uncertain_and_why(capsys, unsure_still):
-    status, out = _run(capsys, "solve", "--image", str(unsure_still))
+    _status, out = _run(capsys, "solve", "--image", str(unsure_still))
     lines = out.splitlines()
     assert lines[0].startswith(f"read a {N}x{N} board from ") and "(confidence 0." in lines[0]
     assert lines[1].startswith("warning: the reading is uncertain (") and "check it with" in lines[1]

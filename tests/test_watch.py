@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from readings import reading_of
 
-from queens_autosolve.autosolve.records import Outcome, RunResult, Solved
+from queens_autosolve.autosolve.records import RunOutcome, RunResult, Solved
 from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
@@ -33,7 +33,7 @@ def test_locked_queens_alone_leave_a_board_fresh():
 
 def test_an_uncertain_reading_is_never_acted_on():
     assert judge_board(reading(EMPTY, confidence=0.5), set()) is Verdict.UNCERTAIN
-    marked = reading(["x..."] + EMPTY[1:], confidence=0.5)
+    marked = reading(["x...", *EMPTY[1:]], confidence=0.5)
     assert judge_board(marked, set(), take_over=True) is Verdict.UNCERTAIN
 
 
@@ -71,7 +71,7 @@ def test_sample_lines_cross_the_area_one_point_wide():
     assert sample_lines(Rect(0, 0, 0, 0)) == []
 
 
-def _result(outcome: Outcome) -> RunResult:
+def _result(outcome: RunOutcome) -> RunResult:
     import numpy as np
 
     frame = Frame(np.zeros((4, 4, 4), np.uint8), Rect(0, 0, 4, 4))
@@ -81,7 +81,7 @@ def _result(outcome: Outcome) -> RunResult:
 
 
 def test_the_line_per_board_says_size_time_rounds_and_result():
-    done = BoardDone(3, 4, Verdict.FRESH, result=_result(Outcome.SOLVED))
+    done = BoardDone(3, 4, Verdict.FRESH, result=_result(RunOutcome.SOLVED))
     assert done.line() == ("board 3: 4x4, board shown -> last click 73 ms, 0 round(s), 8 click(s): "
                            "solved: the board shows the solution")
     begun = BoardDone(1, 9, Verdict.BEGUN)
@@ -91,8 +91,8 @@ def test_the_line_per_board_says_size_time_rounds_and_result():
 
 def test_the_summary_counts_each_kind_of_board():
     tally = Tally([
-        BoardDone(1, 4, Verdict.FRESH, result=_result(Outcome.SOLVED)),
-        BoardDone(2, 4, Verdict.FRESH, result=_result(Outcome.DIFFERS), status=1),
+        BoardDone(1, 4, Verdict.FRESH, result=_result(RunOutcome.SOLVED)),
+        BoardDone(2, 4, Verdict.FRESH, result=_result(RunOutcome.DIFFERS), status=1),
         BoardDone(3, 4, Verdict.FRESH, error="the window moved", status=2),
         BoardDone(4, 4, Verdict.BEGUN),
         BoardDone(5, 4, Verdict.SOLVED),

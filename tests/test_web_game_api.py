@@ -20,7 +20,8 @@ from queens_autosolve.autosolve.cli import main
 from queens_autosolve.pages import two_player as web_game
 from queens_autosolve.pages.two_player import MAX_BODY, GameServer
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.twoplayer.queens_game import QUEENS_AIS, QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS
 
 # A 4x4 map (4 connected regions) on which hard mode ends quickly.
 FOUR = ["AABB", "AABB", "CCDD", "CCDD"]
@@ -100,7 +101,7 @@ def test_move_places_a_queen_for_the_player_to_move(server):
     assert second["queens"][1]["player"] == 2 and second["current_player"] == 1
 
 
-@pytest.mark.parametrize("level", QUEENS_AIS)
+@pytest.mark.parametrize("level", QUEENS_AIS.names)
 def test_ai_move_plays_a_legal_move_and_says_how_long_it_thought(server, level):
     state = new_game(server, 6, "hard", seed=5)
     after = ok(server, "/api/game/ai-move", {"game_id": state["game_id"], "level": level})
@@ -134,7 +135,7 @@ def test_analysis_marks_each_legal_move_win_or_lose_as_the_engine_does(server):
     assert answer["status"] == "solved" and answer["to_move"] == 2
     game = engine_game(ok(server, "/api/game/valid-moves", {"game_id": state["game_id"]}) | state)
     game.push((1, 1))
-    from queens_autosolve.twoplayer.queens_game import analyse
+    from queens_autosolve.twoplayer.queens_solver import analyse
 
     winning = set(analyse(game).winning_moves)
     assert {(m["row"], m["col"]) for m in answer["moves"] if m["result"] == "win"} == winning
@@ -345,7 +346,7 @@ def test_a_whole_game_through_the_api_ends_with_the_last_mover_winning(server, n
     assert engine_game(state).is_over()
 
 
-@pytest.mark.parametrize("level", QUEENS_AIS)
+@pytest.mark.parametrize("level", QUEENS_AIS.names)
 def test_ai_moves_are_always_legal(server, level):
     for seed in range(6):
         n, mode = 5 + seed % 3, ("easy", "hard")[seed % 2]
@@ -397,7 +398,7 @@ def test_two_games_at_once_stay_separate(server):
                 state = ok(server, "/api/game/move", {"game_id": state["game_id"], **move})
                 for queen in state["queens"]:
                     assert queen["row"] < state["n"] and queen["col"] < state["n"]
-        except BaseException as exc:  # noqa: BLE001 (handed to the test's thread)
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=play, args=(state, random.Random(i)))

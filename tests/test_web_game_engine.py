@@ -8,13 +8,9 @@ import random
 import pytest
 from twoplayer_oracles import brute_force_wins, open_moves
 
-from queens_autosolve.twoplayer.queens_game import (
-    KaylesSolver,
-    PerfectPlayer,
-    QueensBoard,
-    QueensGame,
-    SolveTimeout,
-)
+from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_players import PerfectPlayer
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 
 
 @pytest.mark.parametrize(

@@ -141,7 +141,7 @@ def test_region_borders_are_drawn_between_regions_and_not_inside_them(headless, 
     state = show(headless, server, n=8, mode="hard", seed=5, opponent="pvp")
     regions, n = state["regions"], state["n"]
     pixels = screenshot(headless)
-    left, top, right, bottom = board_box(pixels)
+    left, top, right, _bottom = board_box(pixels)
     inner = 6  # the frame's width (game.css)
     size = (right - left + 1 - 2 * inner) / n
     x0, y0 = left + inner, top + inner

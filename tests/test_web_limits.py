@@ -20,7 +20,7 @@ from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.solver import difficulty
 from queens_autosolve.solver.coach import Tier
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 FOUR = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="four")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from render import cell_spans, lay_card, render_board
 
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardNotFound, read_board
 from queens_autosolve.vision.winscreen import by_the_rules, shows_a_won_board

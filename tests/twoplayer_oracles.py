@@ -10,6 +10,8 @@ cleverly, written independently of it (not product code: nothing in twoplayer/ i
 
 from __future__ import annotations
 
+import itertools
+
 from queens_autosolve.solver.puzzle import cells_of
 from queens_autosolve.twoplayer.queens_game import QueensGame
 from queens_autosolve.twoplayer.queens_solver import _ALREADY_WON, KaylesSolver
@@ -92,7 +94,7 @@ def naive_distance(board: SuperQueenBoard) -> int:
 def is_path_legal(board: SuperQueenBoard, path: tuple[int, ...]) -> bool:
     """Every step of `path` is one super-queen move over empty squares."""
     n = board.n
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
         dr, dc = rb - ra, cb - ca
         if b in board.blocked or b == board.start:

@@ -76,7 +76,7 @@ def check_inside_board(plan: ClickPlan) -> None:
     """Every planned point lies inside the board box, or nothing is clicked at all."""
     for click in plan:
         if not plan.inside_board(click.x, click.y):
-            raise ClickOutsideBoard(f"{click.describe()} is outside the board {plan.box}; nothing clicked")
+            raise ClickOutsideBoard(f"{click.describe()} is outside the board {plan.box}")
 
 
 def click_plan(
@@ -105,14 +105,14 @@ def click_plan(
     for cell, group in groupby(plan, key=lambda click: click.cell):
         clicks = list(group)
         x, y = clicks[0].x, clicks[0].y
-        _check_left_alone(desktop, f"{done} of {planned}")
+        _check_left_alone(desktop, done, planned)
         if guard is not None:
             guard.check(done, planned, last, cell)
-        _move_onto(desktop, x, y, point, f"{done} of {planned}")
+        _move_onto(desktop, x, y, point, done, planned)
         last, point = cell, (x, y)
         if pace.settle:
             time.sleep(pace.settle)
-            _check_left_alone(desktop, f"{done} of {planned}")
+            _check_left_alone(desktop, done, planned)
             if guard is not None:
                 guard.check(done, planned, cell, None)
         for i in range(len(clicks)):
@@ -121,7 +121,7 @@ def click_plan(
             if i and (pace.gap or pace.pair_gap):
                 # a user who took the mouse during the gap is seen here, where the next click
                 # would pull the pointer back to the cell
-                _check_left_alone(desktop, f"{done} of {planned}")
+                _check_left_alone(desktop, done, planned)
                 if guard is not None:
                     guard.check(done, planned, cell, None)
             desktop.click(x, y)
@@ -131,7 +131,7 @@ def click_plan(
     return done
 
 
-def _check_left_alone(desktop: DesktopSession, done: str) -> None:
+def _check_left_alone(desktop: DesktopSession, done: int, planned: int) -> None:
     """Stop when the pointer is not where this run last put it: someone has taken the mouse."""
     moved = desktop.moved_by_someone_else()
     if moved is None:
@@ -139,12 +139,14 @@ def _check_left_alone(desktop: DesktopSession, done: str) -> None:
     place = (f"to ({moved.x}, {moved.y})" if moved.on_screen
              else "away (to another X screen, or another window took the focus)")
     raise ClickAborted(
-        f"stopped after {done} clicks: the mouse was moved {place} while the tool was clicking, "
-        "so it stopped and left the mouse to you; run again with the mouse still to finish"
+        f"the mouse was moved {place} while the tool was clicking, so it stopped and left the mouse to you",
+        "run again with the mouse still to finish", clicks=done, planned=planned,
     )
 
 
-def _move_onto(desktop: DesktopSession, x: int, y: int, last: tuple[int, int] | None, done: str) -> None:
+def _move_onto(
+    desktop: DesktopSession, x: int, y: int, last: tuple[int, int] | None, done: int, planned: int
+) -> None:
     """Put the pointer on (x, y) of the board's screen, or stop: a click anywhere else is never made."""
     # on the last cell, the pointer was found where it was sent: no need to ask the server again
     where = desktop.move_pointer(x, y, before=None if last is None else Pointer(*last, True))
@@ -152,12 +154,11 @@ def _move_onto(desktop: DesktopSession, x: int, y: int, last: tuple[int, int] | 
         return
     if last is not None and where.on_screen and (where.x, where.y) == last:
         raise ClickAborted(
-            f"stopped after {done} clicks: the pointer did not leave the last cell clicked for "
-            f"({x}, {y}); something holds the mouse (a window manager or another program "
-            "grabbing it); run again"
+            f"the pointer did not leave the last cell clicked for ({x}, {y}); something holds the mouse "
+            "(a window manager or another program grabbing it)", "run again", clicks=done, planned=planned
         )
     place = f"({where.x}, {where.y})" if where.on_screen else "another X screen"
     raise ClickAborted(
-        f"stopped after {done} clicks: the pointer was sent to ({x}, {y}) on the board's screen "
-        f"but is at {place} (is someone moving the mouse?); run again with the mouse still"
+        f"the pointer was sent to ({x}, {y}) on the board's screen but is at {place} (is someone moving "
+        "the mouse?)", "run again with the mouse still", clicks=done, planned=planned
     )

@@ -1,11 +1,12 @@
-"""Reasons the actuator refuses to click or stops clicking. All are `QueensError`s (exit status 2)."""
+"""Reasons the actuator refuses to click or stops clicking. All are `ClickStop`s (a `QueensError`,
+exit status 2): their messages say what was clicked in one wording."""
 
 from __future__ import annotations
 
-from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.capture.errors import ClickStop
 
 
-class ActuatorError(QueensError):
+class ActuatorError(ClickStop):
     """Base for problems planning or making clicks."""
 
 
@@ -29,7 +30,3 @@ class BoardChanged(ClickAborted):
 class CellChanged(ClickAborted):
     """The cell about to be clicked no longer shows what the clicks were planned from; `clicks`
     were made before it. The board is otherwise as read: read it again and plan afresh."""
-
-    def __init__(self, message: str, clicks: int) -> None:
-        super().__init__(message)
-        self.clicks = clicks

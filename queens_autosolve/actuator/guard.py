@@ -58,6 +58,8 @@ HOVER_FACTORS = (0.75, 1.3)  # a hover tint's brightness factor, darker or light
 SHADE_SLACK = 8  # per channel, off the one factor: rounding and blending
 STRIPE_FADES = 15  # how much further green falls than red under a red stripe (or its edge), at least
 
+STILL = "run again once the window and the page are still"  # the advice after the board changed
+
 
 @dataclass(frozen=True)
 class CellPoints:
@@ -111,17 +113,13 @@ class BoardGuard:
         xs, ys = self._in(now, self.rims)
         changed = self._changed_rims(_colours_at(now.raw, xs, ys), pointer_on)
         if changed:
-            raise BoardChanged(f"stopped after {done} of {planned} clicks: {self._what_changed(changed)}; "
-                               "nothing more was clicked; run again once the window and the page are still")
+            raise BoardChanged(self._what_changed(changed), STILL, clicks=done, planned=planned)
         if next_cell is not None and self._cell_changed(now, next_cell):
             change = self._window_changed()
             if change:
-                raise BoardChanged(f"stopped after {done} of {planned} clicks: {change}; nothing more "
-                                   "was clicked; run again once the window and the page are still")
-            raise CellChanged(
-                f"stopped after {done} of {planned} clicks: {cell_name(next_cell)}, the next cell to "
-                "click, no longer shows what was read (the page changed its mark); nothing more was "
-                "clicked on it", clicks=done)
+                raise BoardChanged(change, STILL, clicks=done, planned=planned)
+            raise CellChanged(f"{cell_name(next_cell)}, the next cell to click, no longer shows what was "
+                              "read (the page changed its mark)", clicks=done, planned=planned)
 
     def check_window_before(self) -> None:
         """Before the first click: the window unmoved, unresized, shown and with its title, and
@@ -150,7 +148,7 @@ class BoardGuard:
     def _in(self, now: Frame, points: CellPoints) -> tuple[np.ndarray, np.ndarray]:
         """`points` (planning frame pixels) in the pixels of `now`, a grab of the same screen."""
         if abs(now.scale - self.frame.scale) > 1e-6:
-            raise UnsafeToClick("the screen's scale changed during the clicks; nothing more was clicked")
+            raise UnsafeToClick("the screen's scale changed during the clicks")
         dx = round((self.frame.left - now.left) * now.scale)
         dy = round((self.frame.top - now.top) * now.scale)
         return points.xs + dx, points.ys + dy
@@ -225,7 +223,7 @@ def _colours_at(raw: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 def _differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The largest channel difference between colours `a` and `b` (broadcast), per point."""
-    return np.abs(a - b).max(axis=-1)
+    return np.asarray(np.abs(a - b).max(axis=-1))
 
 
 def _turned_to_stripe(now: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -236,5 +234,5 @@ def _turned_to_stripe(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     now, before = now.astype(np.int32), before.astype(np.int32)
     red_fall = before[..., 2] - now[..., 2]
     green_fall = before[..., 1] - now[..., 1]
-    return ((now[..., 2] >= STRIPE_KEEPS_RED * before[..., 2]) & (green_fall - red_fall >= STRIPE_FADES)
-            & (now[..., 0] <= before[..., 0]))
+    kept_red = now[..., 2] >= STRIPE_KEEPS_RED * before[..., 2]
+    return np.asarray(kept_red & (green_fall - red_fall >= STRIPE_FADES) & (now[..., 0] <= before[..., 0]))

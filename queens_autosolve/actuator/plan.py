@@ -6,7 +6,7 @@ cleared with 1 click (queen -> empty). Locked (pre-placed) queens are never clic
 elsewhere are left alone: they are the player's notes and do not stop the puzzle being solved.
 Pure logic: it needs only the cell states, centres and board box of a reading, and a `Frame` (or
 anything with `to_screen` and `box_to_screen`) to turn image pixels into screen points. Cell
-states are vision's `CellState` (`vision.reading` loads without OpenCV).
+states are solver/position.py's `CellState`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Protocol
 
 from queens_autosolve.actuator.errors import ClickOutsideBoard, UnsafeToClick
 from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision.reading import CellState
 
 # Clicks from each state to a queen, along empty -> X -> queen.
 CLICKS_TO_QUEEN = {CellState.EMPTY: 2, CellState.X: 1, CellState.QUEEN: 0}
@@ -102,7 +102,7 @@ def click_on(cell: Cell, centre: tuple[float, float], reasons: list[str], frame:
     point = (round(x), round(y))
     if not box.contains(*point):
         raise ClickOutsideBoard(
-            f"cell {cell_name(cell)} centre {point} lies outside the board {box}; nothing was clicked"
+            f"cell {cell_name(cell)} centre {point} lies outside the board {box}"
         )
     return [Click(cell, point[0], point[1], reason) for reason in reasons]
 
@@ -124,7 +124,7 @@ def plan_clicks(reading: ReadingLike, solution: Iterable[Cell], frame: ScreenMap
             if state is CellState.LOCKED and (r, c) not in targets:
                 raise UnsafeToClick(
                     f"the locked queen at {cell_name((r, c))} is not in the solution; the reading "
-                    "looks wrong, nothing was clicked"
+                    "looks wrong"
                 )
             steps = cell_steps(state, (r, c) in targets)
             if steps:

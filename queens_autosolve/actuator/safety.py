@@ -31,8 +31,8 @@ def check_certain(reading: Certainty) -> None:
         return
     why = "; ".join(reading.reasons) or "no reason given"
     raise UnsafeToClick(
-        f"the board reading is uncertain (confidence {reading.confidence:.2f}: {why}); nothing was "
-        "clicked; run with --dry-run to see what was read"
+        f"the board reading is uncertain (confidence {reading.confidence:.2f}: {why})",
+        "run with --dry-run to see what was read"
     )
 
 
@@ -45,13 +45,13 @@ def check_unique(count: int, counted_to: int = 2, *, offer_any: bool = False) ->
         return
     if count == 0:
         raise UnsafeToClick(
-            "the board as read has no solution, so the reading must be wrong; nothing was clicked; "
+            "the board as read has no solution, so the reading must be wrong",
             "run with --dry-run to see what was read"
         )
     many = f"at least {counted_to}" if count >= counted_to else str(count)
     raise UnsafeToClick(
         f"the puzzle on the page has more than one solution: it has {many} solutions (a proper "
-        "Queens puzzle has exactly one), so there is no one answer to click; nothing was clicked; "
+        "Queens puzzle has exactly one), so there is no one answer to click",
         "run with --dry-run to see one" + (", or with --any-solution to click one (a page that takes any)"
                                              if offer_any else "")
     )
@@ -60,18 +60,17 @@ def check_unique(count: int, counted_to: int = 2, *, offer_any: bool = False) ->
 def check_window_unchanged(before: WindowRecord, now: WindowRecord | None) -> None:
     """Refuse to click when the window closed, moved, resized, hid or changed title since capture."""
     if now is None:
-        raise UnsafeToClick(f"the window {before.title!r} closed before the clicks; nothing was clicked")
+        raise UnsafeToClick(f"the window {before.title!r} closed before the clicks")
     if now.rect != before.rect:
         raise UnsafeToClick(
             f"the window {before.title!r} moved or resized since it was read ({before.rect} -> "
-            f"{now.rect}); nothing was clicked; keep it still and run again"
+            f"{now.rect})", "keep it still and run again"
         )
     if now.minimised or not now.viewable:
-        raise UnsafeToClick(f"the window {before.title!r} was hidden before the clicks; nothing was clicked")
+        raise UnsafeToClick(f"the window {before.title!r} was hidden before the clicks")
     if now.title != before.title:
         raise UnsafeToClick(
-            f"the window's title changed from {before.title!r} to {now.title!r} (another tab?); "
-            "nothing was clicked; run again"
+            f"the window's title changed from {before.title!r} to {now.title!r} (another tab?)", "run again"
         )
 
 
@@ -81,6 +80,5 @@ def check_not_covered(board: Rect, above: Sequence[WindowRecord]) -> None:
     for window in above:
         if not window.rect.intersection(board).empty:
             raise UnsafeToClick(
-                f"the window {window.title!r} covers part of the board; move it away and run again "
-                "(nothing was clicked)"
+                f"the window {window.title!r} covers part of the board", "move it away and run again"
             )

@@ -7,35 +7,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import BoardReading
 
 STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
 VERIFY_CAP = 30.0  # s: the longest a page that keeps changing is watched after a round's clicks
 # s per click a page may take before it shows any of them: a heavy page keeps the clicks queued
-# and paints once it has handled them all (measured: 150 ms a click in Chromium showed nothing
-# for 2.1 s after 14 clicks, then the solution; judged as "differs", they would be clicked again)
+# and paints once it has handled them all (judged "differs" early, they would be clicked again)
 RESPONSE_PER_CLICK = 0.5
 
 
 def board_differences(reading: BoardReading, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:
     """How the board differs from the solution `queens`, one sentence per cell (empty: it matches)."""
-    return cell_differences(reading.states, queens)
+    return cell_differences(reading.position(), queens)
 
 
-def cell_differences(
-    states: tuple[tuple[CellState | None, ...], ...], queens: tuple[Cell, ...] | list[Cell]
-) -> tuple[str, ...]:
-    """Differences between cell states and the solution; None states (covered cells) are skipped."""
+def cell_differences(position: Position, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:
+    """Differences between a position and the solution; covered cells are skipped."""
     wanted = set(queens)
-    n = len(states)
+    n = position.n
     out = []
     for r in range(n):
         for c in range(n):
-            state = states[r][c]
+            state = position.state_at((r, c))
             if state is None:
                 continue
-            queen = state in (CellState.QUEEN, CellState.LOCKED)
+            queen = state.is_queen
             if (r, c) in wanted and not queen:
                 out.append(f"{cell_name((r, c))} should hold a queen but shows {state.value!r}")
             elif queen and (r, c) not in wanted:
@@ -58,9 +56,6 @@ class AfterClicks:
     reads: int
 
 
-States = tuple[tuple[CellState | None, ...], ...]
-
-
 @dataclass
 class Settling:
     """Whether a page repainting a round's clicks is done, judged from the cells it shows.
@@ -74,7 +69,7 @@ class Settling:
     would be clicked again. While it keeps changing it is watched, up to VERIFY_CAP seconds.
     """
 
-    before: States
+    before: Position
     start: float  # when the round's last click was made (time.monotonic)
     timeout: float
     responded: bool = field(default=False, init=False)
@@ -85,11 +80,10 @@ class Settling:
     def __post_init__(self) -> None:
         self.changed_at = self.start  # our last click is the first change
 
-    def see(self, states: States, differences: tuple[str, ...], now: float) -> None:
+    def see(self, position: Position, differences: tuple[str, ...], now: float) -> None:
         """Take in what the board shows at `now` (every cell visible)."""
         if not self.responded:
-            if not any(was is not None and is_ is not None and was != is_
-                       for row_before, row in zip(self.before, states) for was, is_ in zip(row_before, row)):
+            if not position.differs_from(self.before):
                 return
             self.responded = True
         elif differences == self.last:

@@ -68,7 +68,7 @@ class VersionAction(argparse.Action):
     (importlib.metadata), which every run would pay if the text were built with the parser."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str = "show the version and exit") -> None:  # noqa: A002
+                 default: str = argparse.SUPPRESS, help: str = "show the version and exit") -> None:
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
@@ -86,8 +86,8 @@ def _version() -> str:
 
 
 # One-shot commands whose process ends with nothing left to do once `main` returns: their
-# interpreter teardown (numpy, OpenCV, the X connections) is skipped. It took 50-70 ms of a run
-# measured on the project machine, more than grabbing and reading the board together.
+# interpreter teardown (numpy, OpenCV, the X connections) is skipped, as it costs more than
+# grabbing and reading the board together (docs/notes.md).
 QUICK_EXIT = frozenset({"run", "hint"})
 
 

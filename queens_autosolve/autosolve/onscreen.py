@@ -52,12 +52,12 @@ def read(frame: Frame) -> BoardReading:
         if not frame.on_screen:
             raise
         edges = exc.edges if isinstance(exc, BoardCutOff) else ()
-        raise BoardNotVisibleError(not_visible_message(frame, exc), edges, seen=str(exc)) from None
+        raise not_visible(frame, exc, edges, seen=str(exc)) from None
     if frame.on_screen:
         edges = edges_touched(reading.box, frame)
         if edges:
             cut = BoardCutOff(f"the board reaches the {' and '.join(edges)} edge of the picture", edges)
-            raise BoardNotVisibleError(not_visible_message(frame, cut), edges)
+            raise not_visible(frame, cut, edges)
     return reading
 
 
@@ -104,32 +104,32 @@ def edges_touched(box: Rect, frame: Frame) -> tuple[str, ...]:
     return box.edges_near(frame.width, frame.height, EDGE_MARGIN)
 
 
-def not_visible_message(frame: Frame, exc: BoardNotFound) -> str:
+def not_visible(
+    frame: Frame, exc: BoardNotFound, edges: tuple[str, ...] = (), seen: str = ""
+) -> BoardNotVisibleError:
     """Why no board can be read in a live frame, and what the user can do about it."""
+    reason, advice = _why_not_visible(frame, exc)
+    return BoardNotVisibleError(reason, advice, edges, seen=seen)
+
+
+def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    onto_screen = "move the window fully onto the screen"
     if isinstance(exc, BoardCutOff) and exc.edges:
         screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
         if screen_cut:
-            return (
-                f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
-                "(the window is partly off screen); move the window fully onto the screen; "
-                "nothing was clicked"
-            )
-        return f"the board is cut off by {where}: {cut_advice(exc)}; nothing was clicked"
+            return (f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
+                    "(the window is partly off screen)", onto_screen)
+        return f"the board is cut off by {where}: {cut_advice(exc)}", ""
     if frame.clipped:
-        return (
-            f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
-            f"board shows in the part on screen ({exc}); move the window fully onto the screen; "
-            "nothing was clicked"
-        )
+        return (f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "
+                f"board shows in the part on screen ({exc})", onto_screen)
     if isinstance(exc, TwoBoards):
-        return f"{where} shows more than one board ({exc}); nothing was clicked"
+        return f"{where} shows more than one board ({exc})", ""
     if isinstance(exc, RegionsUnreadable):
-        return (
-            f"{where} shows a board whose regions cannot be read ({exc}); set the page zoom to "
-            "100% (Ctrl+0) and run again; nothing was clicked"
-        )
-    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; nothing was clicked"
+        return (f"{where} shows a board whose regions cannot be read ({exc})",
+                "set the page zoom to 100% (Ctrl+0) and run again")
+    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}", ""
 
 
 def cut_advice(exc: BoardCutOff) -> str:
@@ -164,14 +164,14 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             first_cut = first_cut or cut
             if set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
                 raise BoardNotVisibleError(
-                    f"{exc} (scrolling does not bring the whole board into view: the window is too "
-                    "small for it; enlarge the window or zoom out with Ctrl+-)"
+                    f"{exc.reason} (scrolling does not bring the whole board into view: the window is too "
+                    "small for it; enlarge the window or zoom out with Ctrl+-)", exc.advice, exc.cut_edges
                 ) from None
         check_scroll_point(desktop, window, point, notches)
         if desktop.moved_by_someone_else() is not None:
             raise ClickAborted(
                 f"the mouse was moved while the tool scrolled the page ({notches} notch(es)), so it "
-                "stopped and left the mouse to you; nothing was clicked; run again with the mouse still"
+                "stopped and left the mouse to you", "run again with the mouse still"
             )
         if not desktop.move_pointer(*point).at(*point):
             break
@@ -183,8 +183,8 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
         if scrolled is None:
             break  # the page did not move: nothing left to scroll that way
         frame = scrolled
-    raise BoardNotVisibleError("the board did not come into view by scrolling; scroll it into view "
-                               "yourself and run again; nothing was clicked")
+    raise BoardNotVisibleError("the board did not come into view by scrolling",
+                               "scroll it into view yourself and run again")
 
 
 def check_scroll_point(
@@ -199,8 +199,8 @@ def check_scroll_point(
         scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
         raise UnsafeToClick(
             f"{what} lies over the middle of the browser window, where --scroll would turn the "
-            "mouse wheel; bring the browser to the front or scroll the board into view yourself "
-            f"(nothing was clicked; {scrolled})"
+            f"mouse wheel ({scrolled})",
+            "bring the browser to the front or scroll the board into view yourself",
         )
 
 
@@ -218,8 +218,8 @@ def blame_window_over(
         return exc
     return BoardNotVisibleError(
         f"the window {over[-1].title!r} lies over part of the browser window {window.title!r}, which "
-        "shows no whole board that can be read; move that window away (or bring the browser to the "
-        f"front) and run again; nothing was clicked (what was read: {exc.seen})",
+        f"shows no whole board that can be read (what was read: {exc.seen})",
+        "move that window away (or bring the browser to the front) and run again",
         exc.cut_edges,
         seen=exc.seen,
     )
@@ -252,4 +252,4 @@ def _page_moved(before: Frame, after: Frame) -> bool:
     blinking caret or a hover changes only a few)."""
     if before.raw.shape != after.raw.shape:
         return True
-    return int(np.any(before.raw != after.raw, axis=(1, 2)).sum()) * 4 >= after.raw.shape[0]
+    return bool(int(np.any(before.raw != after.raw, axis=(1, 2)).sum()) * 4 >= after.raw.shape[0])

@@ -32,7 +32,6 @@ from queens_autosolve.autosolve.aftercheck import (
     AfterClicks,
     Settling,
     Shown,
-    States,
     cell_differences,
 )
 from queens_autosolve.autosolve.onscreen import (
@@ -43,12 +42,11 @@ from queens_autosolve.autosolve.onscreen import (
     read,
     scroll_into_view,
 )
-from queens_autosolve.autosolve.records import (  # noqa: F401  (STAGES: the order of the timing report, for callers)
-    STAGES,
+from queens_autosolve.autosolve.records import (
     AlreadyWon,
     Options,
-    Outcome,
     Round,
+    RunOutcome,
     RunResult,
     Solved,
     Source,
@@ -64,8 +62,10 @@ from queens_autosolve.capture import (
     load_image,
     open_desktop,
 )
+from queens_autosolve.capture.errors import ClickStop
 from queens_autosolve.capture.models import Pointer
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Solution
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardReading
@@ -172,7 +172,7 @@ class Session:
             return False
         return True
 
-    def after_clicks(self, before: States, clicks: int) -> AfterClicks:
+    def after_clicks(self, before: Position, clicks: int) -> AfterClicks:
         """Read the board again until it shows the solution, a win screen, or has settled on
         wrong cells (see `Settling`); `before`: the states the round's `clicks` were planned from.
 
@@ -184,7 +184,7 @@ class Session:
         frame = self.grab_board()
         seen, reads = self.recheck(frame), 1
         while True:
-            differences = cell_differences(seen.states, self.solution.queens)
+            differences = cell_differences(seen.position, self.solution.queens)
             if not differences and seen.visible == n * n:
                 return AfterClicks(Shown.SOLUTION, (), reads)
             if not differences and (seen.visible == 0 or seen.looks_overlaid()) and self.window_unchanged():
@@ -192,7 +192,7 @@ class Session:
                 return AfterClicks(Shown.WIN_SCREEN, (), reads)
             now = time.monotonic()
             if seen.visible == n * n:
-                watch.see(seen.states, differences, now)
+                watch.see(seen.position, differences, now)
                 if watch.settled(now):
                     return AfterClicks(Shown.DIFFERS, differences, reads)
             if watch.timed_out(now):
@@ -214,7 +214,7 @@ class Session:
         if reading.n != self.reading.n or reading.regions != self.reading.regions:
             raise UnsafeToClick(
                 "the board now reads differently from the first reading (size or regions changed: "
-                "another puzzle?); nothing more was clicked"
+                "another puzzle?)"
             )
         return frame, reading
 
@@ -441,7 +441,7 @@ def _window_showing(
     if owner is None:
         if options.any_window:
             return None
-        raise UnsafeToClick("the board is not in any window (the bare desktop?); nothing was clicked")
+        raise UnsafeToClick("the board is not in any window (the bare desktop?)")
     check_browser(owner, options.any_window)
     return owner
 
@@ -458,7 +458,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
     first_plan: ClickPlan | None = None
     total, last_click = 0, found_at
 
-    def finish(outcome: Outcome) -> RunResult:
+    def finish(outcome: RunOutcome) -> RunResult:
         return RunResult(frame=session.frame, reading=session.reading, solved=session.solved,
                          plan=first_plan, clicks=total, timings=dict(watch.seconds), outcome=outcome,
                          rounds=tuple(rounds), to_last_click=max(0.0, last_click - found_at))
@@ -472,7 +472,7 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
             with watch.stage("plan"):
                 clicks = plan(reading, session.solved, frame)
             if not len(clicks):
-                return finish(Outcome.ALREADY_SOLVED if number == 1 else Outcome.SOLVED)
+                return finish(RunOutcome.ALREADY_SOLVED if number == 1 else RunOutcome.SOLVED)
             first_plan = first_plan or clicks
             with watch.stage("click"):
                 made = clicks_until_a_cell_changes(session, frame, reading, clicks, pace)
@@ -480,25 +480,25 @@ def _click_in_rounds(session: Session, found_at: float) -> RunResult:
         except ClickAborted as exc:  # the user took the mouse: say so, nothing about reading
             if total == 0:
                 raise
-            raise ClickAborted(f"round {number}: {exc}; {total} click(s) were made before it") from None
+            raise exc.after(total + exc.clicks, f"in round {number}") from None
         except QueensError as exc:
             if total == 0:
                 raise
             wrong = rounds[-1].differences if rounds else ()
-            raise type(exc)(stopped_after(exc, total, number - 1, wrong)) from None
+            raise stopped_after(exc, total, number - 1, wrong) from None
         last_click = time.perf_counter()
         park_beside_board(session)
         if not options.verify:
             rounds.append(Round(made, pace, ()))
-            return finish(Outcome.UNVERIFIED)
+            return finish(RunOutcome.UNVERIFIED)
         with watch.stage("verify"):
-            after = session.after_clicks(reading.states, made)
+            after = session.after_clicks(reading.position(), made)
         rounds.append(Round(made, pace, after.differences))
         if after.shown is Shown.SOLUTION:
-            return finish(Outcome.SOLVED)
+            return finish(RunOutcome.SOLVED)
         if after.shown is Shown.WIN_SCREEN:
-            return finish(Outcome.WIN_SCREEN)
-    return finish(Outcome.DIFFERS)
+            return finish(RunOutcome.WIN_SCREEN)
+    return finish(RunOutcome.DIFFERS)
 
 
 def clicks_until_a_cell_changes(
@@ -513,12 +513,14 @@ def clicks_until_a_cell_changes(
         return exc.clicks
 
 
-def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> str:
-    """A refusal met after clicks were made: it must not say that nothing was clicked."""
-    reason = str(exc).replace("; nothing more was clicked", "").replace("; nothing was clicked", "")
+def stopped_after(exc: QueensError, clicks: int, rounds: int, differences: tuple[str, ...]) -> QueensError:
+    """A refusal met after `clicks` clicks in `rounds` rounds: the error saying so (of the same type)."""
     wrong = f"; still wrong: {', '.join(differences[:4])}" if differences else ""
-    return (f"stopped after {clicks} click(s) in {rounds} round(s): the board does not show the solution "
-            f"yet{wrong}; and it cannot be read again safely: {reason}")
+    context = (f"in {rounds} round(s): the board does not show the solution yet{wrong}; and it cannot be "
+               "read again safely")
+    if isinstance(exc, ClickStop):
+        return exc.after(clicks, context)
+    return type(exc)(f"stopped after {clicks} click(s) {context}: {exc}")
 
 
 def park_beside_board(session: Session) -> None:
@@ -538,7 +540,7 @@ def _dry_result(frame: Frame, reading: BoardReading, solved: Solved, watch: Stop
         with watch.stage("plan"):
             clicks = plan(reading, solved, frame)
     return RunResult(frame=frame, reading=reading, solved=solved, plan=clicks, clicks=0,
-                     timings=dict(watch.seconds), outcome=Outcome.DRY_RUN)
+                     timings=dict(watch.seconds), outcome=RunOutcome.DRY_RUN)
 
 
 def _run_offline(source: Source) -> RunResult:

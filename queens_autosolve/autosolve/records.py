@@ -13,6 +13,7 @@ from pathlib import Path
 from queens_autosolve.actuator.clicker import Pace
 from queens_autosolve.actuator.plan import ClickPlan
 from queens_autosolve.capture import Frame
+from queens_autosolve.capture.errors import clicked_words
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
@@ -71,7 +72,7 @@ class Options:
             raise ValueError(f"rounds must be 1 or more, not {self.rounds}")
 
 
-class Outcome(Enum):
+class RunOutcome(Enum):
     """How a run ended; the value is what the report says."""
 
     SOLVED = "solved: the board shows the solution"
@@ -83,7 +84,7 @@ class Outcome(Enum):
 
     @property
     def solved(self) -> bool:
-        return self in (Outcome.SOLVED, Outcome.WIN_SCREEN, Outcome.ALREADY_SOLVED)
+        return self in (RunOutcome.SOLVED, RunOutcome.WIN_SCREEN, RunOutcome.ALREADY_SOLVED)
 
 
 class AlreadyWon(QueensError):
@@ -92,7 +93,7 @@ class AlreadyWon(QueensError):
 
     def __init__(self, where: str) -> None:
         super().__init__(
-            f"already solved: {where} shows its win screen over the solved board; nothing was clicked"
+            f"already solved: {where} shows its win screen over the solved board; {clicked_words(0)}"
         )
 
 
@@ -144,13 +145,13 @@ class RunResult:
     plan: ClickPlan | None
     clicks: int
     timings: dict[str, float]
-    outcome: Outcome
+    outcome: RunOutcome
     rounds: tuple[Round, ...] = ()
     to_last_click: float = 0.0  # seconds from the window found to the last click
 
     @property
     def dry_run(self) -> bool:
-        return self.outcome is Outcome.DRY_RUN
+        return self.outcome is RunOutcome.DRY_RUN
 
     @property
     def differences(self) -> tuple[str, ...]:
@@ -162,4 +163,4 @@ class RunResult:
         (or was not checked)."""
         if self.dry_run:
             return self.solved.unique and self.reading.is_certain
-        return self.outcome.solved or self.outcome is Outcome.UNVERIFIED
+        return self.outcome.solved or self.outcome is RunOutcome.UNVERIFIED

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the pipeline imports vision and OpenCV: only when a run has ended
-    from queens_autosolve.autosolve.pipeline import RunResult
+    from queens_autosolve.autosolve.records import RunResult
+    from queens_autosolve.capture.models import Frame
+    from queens_autosolve.vision.reading import BoardReading
 
 
 def result_json(result: RunResult) -> dict[str, object]:
@@ -47,23 +49,30 @@ def result_json(result: RunResult) -> dict[str, object]:
     }
 
 
-def report_lines(result: RunResult) -> list[str]:
-    """The outcome for people: what was read, solved, clicked and checked, then the timings."""
+def reading_lines(frame: Frame, reading: BoardReading, if_uncertain: str) -> list[str]:
+    """What was read and from where, how the frame was seen, and a warning for an uncertain
+    reading saying what follows from it (`if_uncertain`)."""
     from queens_autosolve.vision.reading import TIGHT_LINE
 
-    frame, reading, solved = result.frame, result.reading, result.solved
     where = f"window {frame.window.title!r}" if frame.window else frame.source.value
     lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
     if reading.tight_crop:
         lines.append(TIGHT_LINE)
     if not reading.is_certain:
-        lines.append(reading.uncertain_line("no clicks planned"))
+        lines.append(reading.uncertain_line(if_uncertain))
+    return lines
+
+
+def report_lines(result: RunResult) -> list[str]:
+    """The outcome for people: what was read, solved, clicked and checked, then the timings."""
+    solved = result.solved
+    lines = reading_lines(result.frame, result.reading, "no clicks planned")
     if solved.solution is None:
         lines.append("the board as read has no solution")
     else:
         uniqueness = "unique" if solved.unique else "NOT unique: clicked only with --any-solution"
         lines.append(f"solution ({uniqueness}):")
-        lines += ["  " + row for row in solved.solution.grid(reading.n)]
+        lines += ["  " + row for row in solved.solution.grid(result.reading.n)]
     if result.dry_run and result.plan is not None:
         lines.append(f"plan: {len(result.plan)} click(s) (dry run: nothing clicked)")
         lines += ["  " + line for line in result.plan.describe()]
@@ -92,7 +101,7 @@ def round_lines(result: RunResult) -> list[str]:
 
 
 def timing_line(result: RunResult) -> str:
-    from queens_autosolve.autosolve.pipeline import STAGES
+    from queens_autosolve.autosolve.records import STAGES
 
     parts = [f"{name} {result.timings[name] * 1000:.1f} ms" for name in STAGES if name in result.timings]
     total = sum(result.timings.values()) * 1000

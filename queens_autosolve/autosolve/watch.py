@@ -26,9 +26,9 @@ from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
 from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import is_solution
 from queens_autosolve.vision import BoardReading
-from queens_autosolve.vision.reading import CellState
 
 POLL = 0.03  # s between two looks at the window's sample lines
 # Lines across the window compared between looks, as fractions of its width (columns) and
@@ -205,7 +205,7 @@ class Watcher:
         """Seconds between two full reads while they find nothing to act on: READ_GAP for the
         first few, then twice as long each time (a page animating: a read takes 20-40 ms of
         CPU), up to READ_GAP_MAX."""
-        return min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX)
+        return float(min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX))
 
     def area(self) -> Rect | None:
         """The screen area watched: the window as it is now (found again when it has gone)."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from queens_autosolve.solver.errors import PuzzleFormatError
-from queens_autosolve.solver.generate import BUDGETS, ONE_AT_A_TIME, Budgets, generate_puzzle
+from queens_autosolve.solver.generator import BUDGETS, ONE_AT_A_TIME, Budgets, generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import count_solutions
 

@@ -13,8 +13,9 @@ only the X11 desktop needs. Vision, used offline, imports just those.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from queens_autosolve.lazy import lazy_names
 
 if TYPE_CHECKING:
     from queens_autosolve.capture.desktop import DesktopSession, open_desktop
@@ -66,9 +67,9 @@ _HOMES = {
 }
 
 __all__ = [
+    "DEFAULT_TITLE",
     "BoardNotVisibleError",
     "CaptureError",
-    "DEFAULT_TITLE",
     "Desktop",
     "DesktopSession",
     "Frame",
@@ -93,11 +94,4 @@ __all__ = [
     "rank_windows",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # once: later lookups do not come back here
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

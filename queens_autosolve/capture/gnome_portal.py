@@ -16,7 +16,7 @@ import secrets
 from pathlib import Path
 from typing import Any, cast
 
-from queens_autosolve.capture.errors import CaptureError
+from queens_autosolve.capture.errors import CaptureError, clicked_words
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.gnome import PORTAL, PORTAL_IFACE, PORTAL_PATH, CastSession, MutterBus
 
@@ -86,7 +86,7 @@ def _request(bus: MutterBus, interface: str, method: str, signature: str, body: 
             response = bus.connection.recv_until_filtered(queue, timeout=timeout)
         except TimeoutError:
             raise CaptureError(f"the desktop portal did not answer {method} within {timeout:g} s; "
-                               "nothing was clicked") from None
+                               f"{clicked_words(0)}") from None
     code, results = response.body
     if code != 0:
         raise CaptureError(f"screen sharing and remote control were not allowed ({method}: "

@@ -208,7 +208,7 @@ class WlrootsDesktop:
             frame.destroy()
         pixels = np.frombuffer(memory, np.uint8, count=stride * height).reshape(height, stride // 4, 4)
         pixels = pixels[:, :width].copy()  # the buffer is reused by the next grab
-        return pixels[::-1].copy() if got.get("flags", 0) & 1 else pixels  # y_invert
+        return np.asarray(pixels[::-1].copy() if got.get("flags", 0) & 1 else pixels)  # y_invert
 
     def _buffer(self, fmt: int, width: int, height: int, stride: int) -> tuple[Any, mmap.mmap]:
         """A wl_buffer in shared memory of this shape, made once and reused."""

@@ -32,6 +32,7 @@ from queens_autosolve.capture.errors import (
     WindowMinimisedError,
     WindowNotFoundError,
     WindowOffScreenError,
+    clicked_words,
 )
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
@@ -43,7 +44,7 @@ from queens_autosolve.capture.x11_windows import WindowLister, display_name, is_
 POINTER_WAIT = 0.5
 # pyautogui imports these only to offer message boxes (through tkinter), screenshots and its
 # mouse-info window, none of which we use; it imports each inside try/except ImportError, so
-# hiding them while it loads takes about 60 ms off every run (measured: 99 -> 34 ms).
+# hiding them while it loads takes most of its import time off every run (docs/notes.md).
 UNUSED_BY_US = ("pymsgbox", "pyscreeze", "mouseinfo")
 
 
@@ -393,13 +394,13 @@ def press_backend(gui: PyAutoGUI) -> PressBackend:
 
     pyautogui's public `click(x, y, clicks=2)` asks the X server where the pointer is six times
     per cell (its corner fail-safe before and after its move and before each click, and the move's
-    start) on top of the press, release and motions: measured on the 11x11 practice page, 207
-    round trips in the click stage, 0.2 ms each while Chromium keeps the server busy. The clicker
+    start) on top of the press, release and motions, each a round trip to a server the browser
+    keeps busy (docs/notes.md). The clicker
     has already checked the pointer before every cell (which any move of the user's trips, a move
     into a corner included) and found it on the cell."""
     backend = getattr(gui, "platformModule", None)
     if not callable(getattr(backend, "_click", None)):
-        raise CaptureError("this pyautogui has no platform backend to click through; nothing clicked "
+        raise CaptureError(f"this pyautogui has no platform backend to click through; {clicked_words(0)} "
                            "(reinstall the version pyproject.toml asks for)")
     return cast(PressBackend, backend)
 

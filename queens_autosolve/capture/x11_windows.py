@@ -18,7 +18,8 @@ from Xlib.display import Display
 from Xlib.xobject.drawable import Window
 
 from queens_autosolve.capture.errors import NoDisplayError, WaylandSessionError
-from queens_autosolve.capture.models import Placement, Rect, WindowRecord
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import Placement, WindowRecord
 
 _ICONIC_STATE = 3  # ICCCM WM_STATE value of a minimised window
 ALL_DESKTOPS = 0xFFFFFFFF  # _NET_WM_DESKTOP of a window shown on every desktop (EWMH)

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from queens_autosolve.solver.errors import QueensError
 
@@ -218,7 +218,7 @@ class DevTools:
             if answer.get("id") == self._last_id:
                 if "error" in answer:
                     raise StageError(f"DevTools {method}: {answer['error'].get('message', answer['error'])}")
-                return answer["result"]
+                return cast("dict[str, Any]", answer["result"])
 
     def _read(self, method: str, deadline: float) -> dict[str, Any]:
         while b"\0" not in self._buffer:
@@ -230,7 +230,7 @@ class DevTools:
                 raise StageError(f"Chromium closed its DevTools pipe ({method})")
             self._buffer += chunk
         message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
+        return cast("dict[str, Any]", json.loads(message))
 
     def close(self) -> None:
         os.close(self._commands)

@@ -46,7 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from socketserver import BaseServer
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import parse_qs
 
 from queens_autosolve.solver.errors import QueensError
@@ -436,103 +436,110 @@ def client_gone(connection: socket.socket) -> bool:
         return True
 
 
+class _Handler(BaseHTTPRequestHandler):
+    """Answers one connection for `loopback` (set by `_handler_for`, a subclass per server)."""
+
+    loopback: ClassVar[LoopbackServer]
+    default_request_version = "HTTP/1.0"  # a refusal of a garbled request line has a status line too
+
+    def setup(self) -> None:
+        super().setup()
+        deadline = time.monotonic() + self.loopback.request_timeout
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, deadline))
+
+    def do_GET(self) -> None:
+        self._request_sent()
+        path, query = self._split_path()
+        self._send(self.loopback.answer(Request("GET", path, query, self.headers)))
+
+    def do_HEAD(self) -> None:
+        self._request_sent()
+        path, query = self._split_path()
+        self._send(self.loopback.answer(Request("GET", path, query, self.headers)), body=False)
+
+    def do_POST(self) -> None:
+        path, query = self._split_path()
+        if self.loopback.routes.find("POST", path) is None:
+            self._request_sent()
+            self._send(self.loopback.answer(Request("POST", path)))
+            return
+        refusal = self.loopback.refusal(self.headers)
+        if refusal is not None:
+            self._request_sent()
+            self._send(refusal)
+            return
+        try:
+            body = self._read_body()
+        except ValueError as exc:
+            self._send(error_response(str(exc), HTTPStatus.BAD_REQUEST))
+            return
+        finally:
+            self._request_sent()
+        work_deadline = time.monotonic() + self.loopback.work_timeout
+        connection = self.connection
+
+        def cancelled() -> bool:
+            return time.monotonic() > work_deadline or client_gone(connection)
+
+        self._send(self.loopback.answer(Request("POST", path, query, self.headers, body, cancelled)))
+
+    def _not_allowed(self) -> None:
+        self._request_sent()
+        response = error_response(f"{self.command} is not used here: use {ALLOWED_METHODS}",
+                                  HTTPStatus.METHOD_NOT_ALLOWED)
+        self._send(response, extra={"Allow": ALLOWED_METHODS})
+
+    do_PUT = do_DELETE = do_OPTIONS = do_PATCH = do_TRACE = do_CONNECT = _not_allowed
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (501 unknown method, 414 URL too long, 431 header too
+        long, 400 bad request line...) as JSON like every other answer."""
+        status = HTTPStatus(code)
+        self.close_connection = True
+        if status == HTTPStatus.NOT_IMPLEMENTED:
+            message = f"{str(self.command)[:20]} is not used here: use {ALLOWED_METHODS}"
+        self._send(error_response(message or status.phrase, status),
+                   body=self.command != "HEAD" and code >= 200 and code not in (204, 304))
+
+    def _request_sent(self) -> None:
+        if isinstance(self.server, _BoundedHTTPServer):
+            self.server.request_sent(self.connection)
+
+    def _split_path(self) -> tuple[str, dict[str, str]]:
+        path, _, query = self.path.partition("?")
+        fields = {key: values[-1] for key, values in parse_qs(query).items()}
+        return path, fields
+
+    def _read_body(self) -> bytes:
+        length_text = self.headers.get("Content-Length", "0").strip()
+        if not (length_text.isascii() and length_text.isdigit()) or len(length_text) > 12:
+            raise ValueError("Content-Length must be the body's size in bytes")
+        if not 0 < int(length_text) <= self.loopback.max_body:
+            raise ValueError(f"body missing or too large (at most {self.loopback.max_body} bytes)")
+        return self.rfile.read(int(length_text))
+
+    def _send(
+        self, response: Response, *, body: bool = True, extra: Mapping[str, str] | None = None
+    ) -> None:
+        self.connection.settimeout(self.loopback.request_timeout)  # reads left it at their time left
+        self.send_response(response.status)
+        self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.send_header("Cache-Control", "no-store")
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if body:
+            self.wfile.write(response.body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # a request log on every click would drown the CLI's output
+
+
 def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_Handler):
+        loopback = server
         server_version = server.server_version
-        default_request_version = "HTTP/1.0"  # a refusal of a garbled request line has a status line too
         timeout = server.request_timeout  # each write on the connection; reads: the whole request
-
-        def setup(self) -> None:
-            super().setup()
-            deadline = time.monotonic() + server.request_timeout
-            self.rfile = io.BufferedReader(_DeadlineReader(self.connection, deadline))
-
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            self._request_sent()
-            path, query = self._split_path()
-            self._send(server.answer(Request("GET", path, query, self.headers)))
-
-        def do_HEAD(self) -> None:  # noqa: N802
-            self._request_sent()
-            path, query = self._split_path()
-            self._send(server.answer(Request("GET", path, query, self.headers)), body=False)
-
-        def do_POST(self) -> None:  # noqa: N802
-            path, query = self._split_path()
-            if server.routes.find("POST", path) is None:
-                self._request_sent()
-                self._send(server.answer(Request("POST", path)))
-                return
-            refusal = server.refusal(self.headers)
-            if refusal is not None:
-                self._request_sent()
-                self._send(refusal)
-                return
-            try:
-                body = self._read_body()
-            except ValueError as exc:
-                self._send(error_response(str(exc), HTTPStatus.BAD_REQUEST))
-                return
-            finally:
-                self._request_sent()
-            work_deadline = time.monotonic() + server.work_timeout
-            connection = self.connection
-
-            def cancelled() -> bool:
-                return time.monotonic() > work_deadline or client_gone(connection)
-
-            self._send(server.answer(Request("POST", path, query, self.headers, body, cancelled)))
-
-        def _not_allowed(self) -> None:
-            self._request_sent()
-            response = error_response(f"{self.command} is not used here: use {ALLOWED_METHODS}",
-                                      HTTPStatus.METHOD_NOT_ALLOWED)
-            self._send(response, extra={"Allow": ALLOWED_METHODS})
-
-        do_PUT = do_DELETE = do_OPTIONS = do_PATCH = do_TRACE = do_CONNECT = _not_allowed  # noqa: N815
-
-        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-            """http.server's own refusals (501 unknown method, 414 URL too long, 431 header too
-            long, 400 bad request line...) as JSON like every other answer."""
-            status = HTTPStatus(code)
-            self.close_connection = True
-            if status == HTTPStatus.NOT_IMPLEMENTED:
-                message = f"{str(self.command)[:20]} is not used here: use {ALLOWED_METHODS}"
-            self._send(error_response(message or status.phrase, status),
-                       body=self.command != "HEAD" and code >= 200 and code not in (204, 304))
-
-        def _request_sent(self) -> None:
-            if isinstance(self.server, _BoundedHTTPServer):
-                self.server.request_sent(self.connection)
-
-        def _split_path(self) -> tuple[str, dict[str, str]]:
-            path, _, query = self.path.partition("?")
-            fields = {key: values[-1] for key, values in parse_qs(query).items()}
-            return path, fields
-
-        def _read_body(self) -> bytes:
-            length_text = self.headers.get("Content-Length", "0").strip()
-            if not (length_text.isascii() and length_text.isdigit()) or len(length_text) > 12:
-                raise ValueError("Content-Length must be the body's size in bytes")
-            if not 0 < int(length_text) <= server.max_body:
-                raise ValueError(f"body missing or too large (at most {server.max_body} bytes)")
-            return self.rfile.read(int(length_text))
-
-        def _send(
-            self, response: Response, *, body: bool = True, extra: Mapping[str, str] | None = None
-        ) -> None:
-            self.connection.settimeout(server.request_timeout)  # reads left it at their time left
-            self.send_response(response.status)
-            self.send_header("Content-Type", response.content_type)
-            self.send_header("Content-Length", str(len(response.body)))
-            self.send_header("Cache-Control", "no-store")
-            for name, value in (extra or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            if body:
-                self.wfile.write(response.body)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass  # a request log on every click would drown the CLI's output
 
     return Handler

@@ -59,7 +59,8 @@ from queens_autosolve.pages.http import (
 )
 from queens_autosolve.pages.http import parse_json_object as parse_report
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.puzzle import Cell, Puzzle, is_solution
+from queens_autosolve.solver.position import LETTERS, CellState, Position, StatesError, state_rows
+from queens_autosolve.solver.puzzle import Cell, Puzzle, cell_name, is_solution
 
 if TYPE_CHECKING:  # the generator and the coach load only when a page asks for a new puzzle
     from queens_autosolve.solver.difficulty import Difficulty
@@ -74,9 +75,6 @@ REGION_COLOURS: tuple[str, ...] = (
     "#F0B27A", "#D7BDE2",
 )
 
-# Cell states as the page writes them: empty, X mark, player queen, locked (pre-placed) queen.
-EMPTY, MARK, QUEEN, LOCKED = ".", "x", "Q", "L"
-STATE_CHARS = frozenset(EMPTY + MARK + QUEEN + LOCKED)
 _MAX_COUNT = 1 << 53  # seq, moves, ...: beyond what a page can count (a JS number's exact range)
 
 
@@ -250,27 +248,22 @@ def initial_states(puzzle: Puzzle, locked: Sequence[Cell], initial: Sequence[str
     """The starting board: `initial` marks (``.``, ``x``, ``Q``; ``X``/``q`` accepted) with the
     locked cells as ``L``. Raises QueensError when `initial` does not fit the board."""
     n = puzzle.n
-    rows = list(initial) if initial is not None else [EMPTY * n] * n
-    if len(rows) != n or any(len(row) != n for row in rows):
-        raise QueensError(f"initial marks must be {n} strings of {n} characters")
-    locked_set = set(locked)
-    out = []
-    for r, row in enumerate(rows):
-        chars = []
-        for c, ch in enumerate(row):
-            ch = {"X": MARK, "q": QUEEN}.get(ch, ch)
-            if ch not in STATE_CHARS:
-                raise QueensError(f"initial mark {ch!r} at row {r + 1}, column {c + 1}: use . x Q")
-            if ch == LOCKED and (r, c) not in locked_set:
-                raise QueensError(f"initial mark L at row {r + 1}, column {c + 1} is not a locked cell")
-            chars.append(LOCKED if (r, c) in locked_set else ch)
-        out.append("".join(chars))
-    return tuple(out)
+    try:
+        shown = Position.empty(n) if initial is None else Position.from_rows(initial, n)
+    except StatesError as exc:
+        raise QueensError(f"initial marks: {exc}") from None
+    stray = sorted(cell for cell in shown.queens - set(locked) if shown.state_at(cell) is CellState.LOCKED)
+    if stray:
+        raise QueensError(f"initial mark L at {cell_name(stray[0])} is not a locked cell")
+    grid = [list(row) for row in shown.states]
+    for r, c in locked:
+        grid[r][c] = CellState.LOCKED
+    return tuple(state_rows(grid))
 
 
 def queens_in(states: Sequence[str]) -> tuple[Cell, ...]:
     """The queen cells (player or locked) of a board in reading order."""
-    return tuple((r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch in (QUEEN, LOCKED))
+    return tuple(sorted(Position.from_rows(states).queens))
 
 
 class PracticeServer(LoopbackServer):
@@ -349,16 +342,15 @@ class PracticeServer(LoopbackServer):
         return routes
 
     def _hint(self, request: Request) -> Response:
-        from queens_autosolve.solver.coach import CoachError, Position, advise  # the page's Hint button only
+        from queens_autosolve.solver.coach import CoachError, advise  # the page's Hint button only
         from queens_autosolve.vision.colour_names import hex_rgb, region_colour_names
 
-        states = _parse_states(parse_report(request.body).get("states"), self.puzzle.n)
-        marks = [(r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch == MARK]
+        shown_position = _parse_position(parse_report(request.body).get("states"), self.puzzle.n)
         # The page shows regions in colours, not letters: the hint names them so.
         names = region_colour_names([hex_rgb(c) for c in self.colours])
         shown = self.puzzle if names is None else self.puzzle.with_colour_names(names)
         try:
-            advice = advise(shown, Position.of(queens_in(states), marks))
+            advice = advise(shown, shown_position)
         except CoachError as exc:
             raise ValueError(str(exc)) from None
         return json_response(advice.to_json())
@@ -429,7 +421,7 @@ class PracticeServer(LoopbackServer):
             puzzle = self.next_puzzles.pop(0)
         else:
             from queens_autosolve.solver.difficulty import random_seed
-            from queens_autosolve.solver.generate import generate_puzzle
+            from queens_autosolve.solver.generator import generate_puzzle
 
             puzzle = generate_puzzle(self.puzzle.n, self.puzzle.k, rng=random_seed(), rule=self.puzzle.rule)
         with self._changed:
@@ -496,6 +488,7 @@ class PracticeServer(LoopbackServer):
             "difficulties": [d.value for d in self.difficulties()],
             "grade": self.grade_json(),
             "board": self.board,
+            "letters": LETTERS,
         }
 
     def grade_json(self) -> dict[str, str] | None:
@@ -515,8 +508,9 @@ class PracticeServer(LoopbackServer):
         Reports carry the page's (session, seq): an older report of the same page load,
         arriving late, is ignored; a new session (page reloaded) always wins.
         """
-        states = _parse_states(report.get("states"), self.puzzle.n)
-        locked = {(r, c) for r, row in enumerate(states) for c, ch in enumerate(row) if ch == LOCKED}
+        position = _parse_position(report.get("states"), self.puzzle.n)
+        states = tuple(position.rows())
+        locked = {cell for cell in position.queens if position.state_at(cell) is CellState.LOCKED}
         if locked != set(self.locked):
             raise ValueError("the locked queens must be reported as L, and only they")
         session = str(report.get("session", ""))
@@ -560,13 +554,13 @@ class PracticeServer(LoopbackServer):
         return page.encode("utf-8")
 
 
-def _parse_states(value: object, n: int) -> tuple[str, ...]:
-    if not isinstance(value, list) or len(value) != n:
+def _parse_position(value: object, n: int) -> Position:
+    if not isinstance(value, list) or len(value) != n or not all(isinstance(row, str) for row in value):
         raise ValueError(f"states must be a list of {n} strings")
-    for row in value:
-        if not isinstance(row, str) or len(row) != n or not set(row) <= STATE_CHARS:
-            raise ValueError(f"each state row must be {n} characters of . x Q L")
-    return tuple(value)
+    try:
+        return Position.from_rows(value, n)
+    except StatesError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _int_field(report: dict[str, object], key: str) -> int:
@@ -574,7 +568,7 @@ def _int_field(report: dict[str, object], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{key} must be a number")
     # 1e999 parses as inf (int() would raise OverflowError); 10**400 is an int too big to mean anything.
-    if isinstance(value, float) and not math.isfinite(value) or abs(value) > _MAX_COUNT:
+    if (isinstance(value, float) and not math.isfinite(value)) or abs(value) > _MAX_COUNT:
         raise ValueError(f"{key} must be a number below 2**53")
     return int(value)
 

@@ -43,7 +43,7 @@ from queens_autosolve.pages.browser import (
 )
 
 if TYPE_CHECKING:
-    from queens_autosolve.autosolve.demo import DemoOutcome
+    from queens_autosolve.autosolve.demo_run import DemoOutcome
     from queens_autosolve.solver.puzzle import Puzzle
 
 APT_SWAY = "sudo apt-get update && sudo apt-get install -y sway xwayland"
@@ -232,7 +232,7 @@ def run_sway_demo(
     """`demo --desktop sway`: the practice page in a native Wayland Chromium on sway, solved by the
     pipeline through the wlroots desktop. In a sway session (SWAYSOCK and WAYLAND_DISPLAY set) it
     plays there; otherwise it starts a headless `Sway` of its own (root only)."""
-    from queens_autosolve.autosolve.demo import terminate_cleanly
+    from queens_autosolve.autosolve.demo_run import terminate_cleanly
 
     terminate_cleanly()
     setup: dict[str, float] = {}
@@ -250,8 +250,8 @@ def _demo_on(
     sway: Sway | None, puzzle: Puzzle, *, dark: bool, keep_open: bool,
     show: Callable[[DemoOutcome], None] | None, setup: dict[str, float],
 ) -> DemoOutcome:
-    from queens_autosolve.autosolve.demo import solve_live
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.demo_run import solve_live
+    from queens_autosolve.autosolve.records import Source
     from queens_autosolve.pages.practice import PracticeServer
 
     session = dict(os.environ) if sway is None else sway.env

@@ -44,23 +44,20 @@ from queens_autosolve.pages.http import (
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import parse_puzzle
 from queens_autosolve.solver.puzzle import Cell
+from queens_autosolve.twoplayer.game_search import Limit
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import (
     DEFAULT_AI,
     DEFAULT_MODE,
     DEFAULT_SIZE,
     MODES,
-    QUEENS_AIS,
     Mode,
-    PerfectPlayer,
     QueensBoard,
     QueensGame,
-    QueensSearchPlayer,
-    SolveTimeout,
-    make_player,
 )
+from queens_autosolve.twoplayer.queens_players import QUEENS_AIS, PerfectPlayer, QueensSearchPlayer
+from queens_autosolve.twoplayer.queens_solver import SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
-from queens_autosolve.twoplayer.search import Limit
 
 STATIC = Path(__file__).resolve().parent / "two_player_static"
 PAGE_TITLE = "Queens Game"
@@ -84,7 +81,7 @@ class WebGame:
     game_id: str
     game: QueensGame
     seed: int | None
-    ais: dict[str, Player] = field(default_factory=dict)
+    ais: dict[str, Player[QueensGame, Cell]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     colours: list[str] = field(default_factory=list)
     colour_names: list[str] = field(default_factory=list)
@@ -99,9 +96,9 @@ class WebGame:
         self.colours = region_colours(regions) if regions is not None else [PALETTE[0]]
         self.colour_names = list(region_colour_names([hex_rgb(c) for c in self.colours]) or ())
 
-    def ai(self, level: str) -> Player:
+    def ai(self, level: str) -> Player[QueensGame, Cell]:
         if level not in self.ais:
-            self.ais[level] = make_player(level, secrets.randbelow(1 << 32), SEARCH_LIMIT)
+            self.ais[level] = QUEENS_AIS.make(level, secrets.randbelow(1 << 32), SEARCH_LIMIT)
         return self.ais[level]
 
     def perfect(self) -> PerfectPlayer:
@@ -348,8 +345,8 @@ class GameApi:
         body = request.json()
         web = self.store.find(body.get("game_id"))
         level = body.get("level")
-        if level not in QUEENS_AIS:
-            raise ValueError(f"level must be one of {', '.join(QUEENS_AIS)}, not {str(level)[:20]!r}")
+        if level not in QUEENS_AIS.names:
+            raise ValueError(f"level must be one of {', '.join(QUEENS_AIS.names)}, not {str(level)[:20]!r}")
         with web.lock:
             refuse_if_over(web.game)
             player = web.game.turn + 1

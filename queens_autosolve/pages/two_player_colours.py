@@ -40,7 +40,7 @@ def as_seen_with(rgb: Sequence[int], deficiency: str) -> np.ndarray:
     srgb = np.asarray(rgb, float) / 255.0
     linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
     seen = np.clip(linear @ DEFICIENCIES[deficiency].T, 0.0, 1.0)
-    return 255.0 * np.where(seen <= 0.0031308, 12.92 * seen, 1.055 * seen ** (1 / 2.4) - 0.055)
+    return np.asarray(255.0 * np.where(seen <= 0.0031308, 12.92 * seen, 1.055 * seen ** (1 / 2.4) - 0.055))
 
 
 def apart(a: str, b: str) -> float:

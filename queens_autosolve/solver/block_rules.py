@@ -51,8 +51,7 @@ def cover_regions(board: Board, cand: int, queens: int, log: list[Step] | None) 
     live_before = cand | queens
     region_masks = board.region_masks
     # the regions whose live cells changed since the last call settled them (-1: all of them),
-    # walked bit by bit: on the slowest 17-4 puzzle 20,031 of the 116,357 regions a loop over
-    # every region visited had changed (issue 12)
+    # walked bit by bit: few have changed (docs/notes.md)
     todo = changed_units(board, memo.covered, cand, live_before, live_before) >> 2 * n
     for g in bits(todo & (1 << len(region_masks)) - 1):
         live = (cand | queens) & region_masks[g]
@@ -189,9 +188,8 @@ def _band_settles(
     """What the covers of the band of lines a and a+1 settle (see block_settles), its live
     positions across being `band` and its live cells those of `live`; (0, 0) when more than 2k
     queens fit. `spreads` is `_band_spreads` for the board. Worked out for all the blocks of a
-    cover at once (`_cover_settles`) when queens touch as kings do, else block by block.
-    Measured (issue 12, same process, 3,000 random bands of a 17x17 4-star board whose covers
-    hold exactly 2k blocks): 5.5-5.8 us a band against 7.2-8.9 us block by block."""
+    cover at once (`_cover_settles`) when queens touch as kings do, else block by block (the
+    faster way where both work: docs/notes.md)."""
     n = board.n
     if board.puzzle.rule != "touch":
         return _band_settles_by_block(board, band, a, horizontal, live)

@@ -21,13 +21,13 @@ Pure logic: no screen imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 from queens_autosolve.solver.block_rules import count_blocks, cover_regions
 from queens_autosolve.solver.board import Board, Deduction, State, Step, StepKind, board_of, place
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.propagate import fixed_point, rules_for
 from queens_autosolve.solver.puzzle import Cell, Puzzle, Solution, cell_name, cells_of, mask_of
 from queens_autosolve.solver.search import search
@@ -95,33 +95,6 @@ def tier_of(kind: str) -> Tier:
 
 class CoachError(QueensError):
     """The puzzle cannot be coached: it does not have exactly one solution."""
-
-
-@dataclass(frozen=True)
-class Position:
-    """The board as the player has it: their queens (locked queens too) and their X marks."""
-
-    queens: frozenset[Cell] = frozenset()
-    marks: frozenset[Cell] = frozenset()
-
-    @classmethod
-    def of(cls, queens: Iterable[Cell] = (), marks: Iterable[Cell] = ()) -> Position:
-        return cls(frozenset(queens), frozenset(marks))
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[str]) -> Position:
-        """From rows of cell characters: ``Q`` or ``L`` a queen, ``x`` an X mark, else empty.
-
-        >>> sorted(Position.from_rows(["Qx", ".."]).marks)
-        [(0, 1)]
-        """
-        cells = [((r, c), ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
-        return cls.of((cell for cell, ch in cells if ch in "QLq"), (cell for cell, ch in cells if ch in "xX"))
-
-    def with_step(self, step: Hint) -> Position:
-        """The position after making `step` (its X marks and its queen)."""
-        queens = self.queens | ({step.queen} if step.queen else set())
-        return Position(frozenset(queens), self.marks | frozenset(step.marks))
 
 
 @dataclass(frozen=True)
@@ -358,7 +331,7 @@ class Coach:
         n, answer = self.puzzle.n, self.answer
         right_queens = {c for c in position.queens if answer >> (c[0] * n + c[1]) & 1}
         right_marks = {c for c in position.marks if not answer >> (c[0] * n + c[1]) & 1}
-        base = self.state_of(Position.of(right_queens, right_marks))
+        base = self.state_of(Position.of(n, right_queens, right_marks))
         found = [self._wrong_queen(base, cell) for cell in sorted(set(position.queens) - right_queens)]
         found += [self._wrong_mark(base, cell) for cell in sorted(set(position.marks) - right_marks)]
         return tuple(found)
@@ -549,17 +522,17 @@ def advise(puzzle: Puzzle, position: Position, solution: Solution | None = None)
     """The mistakes on `position`, else the next step (CoachError unless the solution is unique).
 
     >>> p = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"])
-    >>> advise(p, Position.of([(0, 0)])).mistakes[0].text.startswith("the queen on r1c1 cannot be right")
+    >>> advise(p, Position.of(4, [(0, 0)])).mistakes[0].text.startswith("the queen on r1c1 cannot be right")
     True
     """
     return Coach(puzzle, solution).advise(position)
 
 
-def hint_sequence(puzzle: Puzzle, position: Position = Position(), coach: Coach | None = None) -> list[Hint]:
-    """The hints one after another from `position` (which must have no mistakes) until solved; a
-    guess is made by placing the right queen in the unit it names."""
+def hint_sequence(puzzle: Puzzle, position: Position | None = None, coach: Coach | None = None) -> list[Hint]:
+    """The hints one after another from `position` (default: the empty board; it must have no
+    mistakes) until solved; a guess is made by placing the right queen in the unit it names."""
     coach = coach or Coach(puzzle)
-    cand, queens = coach.state_of(position)
+    cand, queens = coach.state_of(Position.empty(puzzle.n) if position is None else position)
     hints = []
     n = puzzle.n
     while queens.bit_count() < coach.board.total:

@@ -16,7 +16,7 @@ from enum import Enum
 
 from queens_autosolve.solver.coach import Grade, Tier, grade
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Rule
 
 

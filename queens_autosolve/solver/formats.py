@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, AnyStr
 
 from queens_autosolve.solver.errors import PuzzleFormatError
-from queens_autosolve.solver.puzzle import MAX_SIZE, Cell, Puzzle, Rule, default_label
+from queens_autosolve.solver.puzzle import MAX_SIZE, Cell, Puzzle
 
 PUZZLINK = re.compile(r"p\?starbattle/(\d+)/(\d+)/(\d+)/([0-9a-v]+)", re.IGNORECASE)
 # Anything that looks like a puzz.link Star Battle address, well formed or not, so that a
@@ -88,7 +88,7 @@ def _read_stdin() -> str:
     binary = getattr(sys.stdin, "buffer", None)
     try:
         if binary is None:
-            return _read_capped(sys.stdin, "<stdin>")
+            return str(_read_capped(sys.stdin, "<stdin>"))
         return decode_text(_read_capped(binary, "<stdin>"), "<stdin>")
     except OSError as exc:
         raise PuzzleFormatError(f"<stdin>: cannot read it ({exc.strerror or exc})") from None
@@ -383,10 +383,3 @@ def _regions_from_borders(n: int, vertical: list[int], horizontal: list[int]) ->
             count += 1
     return grid
 
-
-def label_for(region: int) -> str:
-    """Re-exported for writers that name regions by number."""
-    return default_label(region)
-
-
-Rule = Rule  # re-export for callers that build puzzles from text options

@@ -1,7 +1,7 @@
 """Growing regions around an intended answer without letting a second answer in: the half-built
 map the generator edits (`RegionMap`) and growth in checked batches (`Growth`).
 
-Vocabulary as in `solver.puzzle` and `solver.generate`: the *intended* solution is the answer
+Vocabulary as in `solver.puzzle` and `solver.generator`: the *intended* solution is the answer
 the regions grow around, a *rival* any other solution of the current map. A cell no region owns
 yet is *unassigned* and never holds a queen, so giving cells to regions only adds solutions, and
 each solution it adds has a queen on a cell that moved. The *residue* of a map is what the

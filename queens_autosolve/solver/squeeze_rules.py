@@ -76,7 +76,7 @@ def squeeze_units(board: Board, cand: int, queens: int, log: list[Step] | None) 
             continue
         live = cand & region
         if live.bit_count() > 2 * need + 4:
-            continue  # roomy: such regions are seldom tight enough to squeeze (measured)
+            continue  # roomy: such regions are seldom tight enough to squeeze (docs/notes.md)
         cache = squeezed[need]
         found = cache.get(live)
         if found is None:

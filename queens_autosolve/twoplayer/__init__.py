@@ -2,7 +2,7 @@
 
 One interface for every game (`twoplayer.game`): a state with `legal_moves()`, `push(move)`,
 `pop()`, `peek()`, `is_over()`, `winner()`, a move notation (`parse_move` / `move_name`) and a
-position string (`position()` / `from_position`). Search is written once (`twoplayer.search`:
+position string (`position()` / `from_position`). Search is written once (`twoplayer.game_search`:
 alpha-beta with a transposition table, exact solving); players, the terminal loop and the arena
 work with any game.
 

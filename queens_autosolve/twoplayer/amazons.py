@@ -29,8 +29,8 @@ from collections.abc import Hashable, Iterator
 from typing import NamedTuple
 
 from queens_autosolve.twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
-from queens_autosolve.twoplayer.players import Player, RandomPlayer, SearchPlayer
-from queens_autosolve.twoplayer.search import AlphaBeta, BudgetExceeded, Limit, SearchResult, solve
+from queens_autosolve.twoplayer.game_search import AlphaBeta, BudgetExceeded, GameSearchResult, Limit, solve
+from queens_autosolve.twoplayer.players import RandomPlayer, Roster, SearchPlayer
 
 SIZE = 6
 STRIDE = SIZE + 1
@@ -360,9 +360,9 @@ class AmazonsAI:
     def __init__(self, limit: Limit | None = None, name: str = "search") -> None:
         self.name = name
         self.limit = limit or Limit(time=1.0)
-        self.engine = AlphaBeta()
+        self.engine: AlphaBeta[AmazonsMove] = AlphaBeta()
         self.memo: dict[Hashable, bool] = {}
-        self.last: SearchResult | None = None
+        self.last: GameSearchResult[AmazonsMove] | None = None
 
     def choose(self, game: AmazonsGame) -> AmazonsMove:
         start = time.perf_counter()
@@ -397,19 +397,9 @@ class AmazonsAI:
         return None
 
 
-def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
-    """An Amazons AI by name: random, search (the full AI) or baseline (depth-2 territory).
-
-    >>> make_player("baseline").name
-    'baseline'
-    """
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind in ("search", "perfect"):
-        return AmazonsAI(limit)
-    if kind == "baseline":
-        return SearchPlayer(Limit(depth=2), name="baseline")
-    raise ValueError(f"unknown Amazons player {kind!r}")
-
-
-AMAZONS_AIS = ("random", "search", "baseline")
+# The Amazons AIs by name: random, search (the full AI) or baseline (depth-2 territory).
+AMAZONS_AIS: Roster[AmazonsGame, AmazonsMove] = Roster("Amazons", {
+    "random": lambda seed, limit: RandomPlayer(seed),
+    "search": lambda seed, limit: AmazonsAI(limit),
+    "baseline": lambda seed, limit: SearchPlayer(Limit(depth=2), name="baseline"),
+})

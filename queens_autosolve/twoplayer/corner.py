@@ -257,7 +257,9 @@ class WythoffPlayer:
 ANNE, BOB = 0, 1
 
 
-def corner_session(console: Console, *, hint: bool = False, bob: Player | None = None) -> int:
+def corner_session(
+    console: Console, *, hint: bool = False, bob: Player[CornerGame, Field] | None = None
+) -> int:
     """Many games in a row; before each, the board size and Anne's start field. Returns how
     many games Anne won."""
     bob = bob or WythoffPlayer()
@@ -289,7 +291,7 @@ def _ask_size(console: Console) -> int:
         console.say(f"{quoted(text)} is not a board size: give a whole number from 1 to {MAX_SIZE}")
 
 
-def _corner_game(console: Console, n: int, hint: bool, bob: Player) -> bool:
+def _corner_game(console: Console, n: int, hint: bool, bob: Player[CornerGame, Field]) -> bool:
     """One game; True when Anne wins."""
     while True:
         text = console.ask("Anne, place the queen: field x,y (column, row from the bottom-left): ")

@@ -6,7 +6,7 @@ position string (`position()` / `from_position`) that round-trip. Players are nu
 moves first from the starting position) and 1; `turn` is the player to move. Every game here
 uses the normal-play rule: a player with no legal move has lost.
 
-Search code (`twoplayer.search`) relies only on this protocol plus `key()` (a hashable summary
+Search code (`twoplayer.game_search`) relies only on this protocol plus `key()` (a hashable summary
 of everything that decides the rest of the game) and, for heuristic search, `evaluate()`.
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from queens_autosolve.solver.errors import QueensError
 
-M = TypeVar("M")
+M = TypeVar("M")  # a game's move: a cell, an Amazons move, ...
 
 
 def quoted(text: str, width: int = 40) -> str:
@@ -71,6 +71,11 @@ class GameState(Protocol[M]):
 
     def peek(self) -> M: ...
 
+    @property
+    def stack(self) -> Sequence[object]:
+        """What was played so far, first to last (a move, with what undoing it needs)."""
+        ...
+
     def is_over(self) -> bool: ...
 
     def winner(self) -> int | None: ...
@@ -94,6 +99,11 @@ class Searchable(GameState[M], Protocol[M]):
     """A game that heuristic search can play: a static score for the player to move."""
 
     def evaluate(self) -> float: ...
+
+
+# A game state of any move type, for code generic over the state and its move together
+# (`Player[S, M]`): a TypeVar's bound cannot name another TypeVar.
+S = TypeVar("S", bound="GameState[Any]")
 
 
 def outcome(state: GameState[M]) -> Outcome | None:

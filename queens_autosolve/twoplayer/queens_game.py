@@ -10,9 +10,10 @@ moves; the *free* mask holds every cell where a queen may still go; a cell's *co
 the cells it rules out (itself included). The game depends on the free mask alone: Node Kayles
 on the conflict graph.
 
-One idea per module: the board and what a queen rules out (`twoplayer.queens_board`), the game
-in progress with its notation and positions (here), perfect play (`twoplayer.queens_solver`) and
-the AIs (`twoplayer.queens_players`). Their public names are all importable from here.
+One idea per module, each importing only those before it: the board and what a queen rules out
+(`twoplayer.queens_board`), the game in progress with its notation and positions (here), perfect
+play (`twoplayer.queens_solver`, shared out over processes by `twoplayer.queens_split`) and the
+AIs (`twoplayer.queens_players`).
 
 >>> game = QueensGame(QueensBoard.plain(4, "hard"))
 >>> game.push(game.parse_move("r1c2"))
@@ -31,22 +32,8 @@ from dataclasses import dataclass, field
 from queens_autosolve.solver.puzzle import Cell, cells_of, geometry
 from queens_autosolve.twoplayer.game import IllegalMoveError, Outcome, PositionError, outcome, quoted
 from queens_autosolve.twoplayer.queens_board import MODES, Mode, QueensBoard
-from queens_autosolve.twoplayer.queens_players import (
-    QUEENS_AIS,
-    STUBBORN_SECONDS,
-    GreedyPlayer,
-    PerfectPlayer,
-    QueensSearchPlayer,
-    make_player,
-)
-from queens_autosolve.twoplayer.queens_solver import Analysis, KaylesSolver, SolveTimeout, analyse
 
-__all__ = [
-    "DEFAULT_AI", "DEFAULT_MODE", "DEFAULT_SIZE",
-    "MODES", "QUEENS_AIS", "STUBBORN_SECONDS", "Analysis", "GreedyPlayer", "KaylesSolver", "Mode",
-    "PerfectPlayer", "QueensBoard", "QueensGame", "QueensSearchPlayer", "SolveTimeout", "analyse",
-    "make_player",
-]
+__all__ = ["DEFAULT_AI", "DEFAULT_MODE", "DEFAULT_SIZE", "MODES", "Mode", "QueensBoard", "QueensGame"]
 
 # What a game is when nothing says otherwise: in the terminal (`play queens`) and on the page
 # (`play queens --web`, or its address without settings) alike.

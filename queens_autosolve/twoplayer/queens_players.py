@@ -3,7 +3,7 @@ mobility evaluation) and perfect (the exact solver of `twoplayer.queens_solver`)
 
 >>> from queens_autosolve.twoplayer.queens_game import QueensGame
 >>> game = QueensGame(QueensBoard.plain(4, "hard"))
->>> make_player("perfect", seed=0).choose(game) in game.legal_moves()
+>>> QUEENS_AIS.make("perfect", seed=0).choose(game) in game.legal_moves()
 True
 """
 
@@ -12,17 +12,14 @@ from __future__ import annotations
 import random
 import time
 from contextlib import suppress
-from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.puzzle import Cell, cells_of
-from queens_autosolve.twoplayer.players import Player, RandomPlayer
+from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
+from queens_autosolve.twoplayer.players import RandomPlayer, Roster
 from queens_autosolve.twoplayer.queens_board import QueensBoard
+from queens_autosolve.twoplayer.queens_game import QueensGame
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
 from queens_autosolve.twoplayer.queens_split import prove_children
-from queens_autosolve.twoplayer.search import AlphaBeta, Limit
-
-if TYPE_CHECKING:
-    from queens_autosolve.twoplayer.queens_game import QueensGame
 
 
 class GreedyPlayer:
@@ -45,7 +42,7 @@ class QueensSearchPlayer:
     def __init__(self, limit: Limit | None = None) -> None:
         self.name = "search"
         self.limit = limit or Limit(time=0.5)
-        self.engine = AlphaBeta()
+        self.engine: AlphaBeta[Cell] = AlphaBeta()
         self._board: QueensBoard | None = None
 
     def choose(self, game: QueensGame) -> Cell:
@@ -123,21 +120,10 @@ class PerfectPlayer:
         return best
 
 
-def make_player(kind: str, seed: int | None = None, limit: Limit | None = None) -> Player:
-    """A Queens Game AI by name: random, greedy, search or perfect.
-
-    >>> make_player("perfect").name
-    'perfect'
-    """
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind == "greedy":
-        return GreedyPlayer(seed)
-    if kind == "search":
-        return QueensSearchPlayer(limit)
-    if kind == "perfect":
-        return PerfectPlayer(seed)
-    raise ValueError(f"unknown Queens Game player {kind!r}")
-
-
-QUEENS_AIS = ("random", "greedy", "search", "perfect")
+# The Queens Game AIs by name.
+QUEENS_AIS: Roster[QueensGame, Cell] = Roster("Queens Game", {
+    "random": lambda seed, limit: RandomPlayer(seed),
+    "greedy": lambda seed, limit: GreedyPlayer(seed),
+    "search": lambda seed, limit: QueensSearchPlayer(limit),
+    "perfect": lambda seed, limit: PerfectPlayer(seed),
+})

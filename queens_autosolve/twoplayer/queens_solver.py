@@ -11,63 +11,8 @@ then a) won too, at the cost of one store (`KaylesSolver._won_sibling`).
 
 Sprague-Grundy values (`KaylesSolver.grundy`) remain for analysis: the free cells fall apart
 into components that no move links, and the values of the parts combine by xor. The win/loss
-search does not use them. Measured on the 20 maps of benchmarks/web_game.py (first move on
-10x10 easy, fresh memo, both engines in one process), against the search by Grundy values with
-a Nim heap per table that stood here before (git a40ac60): it visits more positions (267k
-against 193k on the worst map) but each costs less: 1.8x less CPU on the worst map and at the
-median (1.2-10x per map).
-
-Tried for issue 11 and left out (worst 10x10 easy map, positions searched; CPU old against new in
-one process): deciding components by Grundy values in positions of at most 8/12/16 cells (266k
--> 259k/245k/240k positions, no CPU gain or up to 1.6x more); deciding two or three queens to come
-without the memo (more positions on most maps, 1.5x CPU per position); trying the replies after
-one queen with a growing node budget each (256-2048 to start: 258k-723k positions); ordering
-them by how many of their moves leave an even count of queens to come, or by free cells squared
-(more positions and up to 3x CPU); ordering by open moves down to 30-45 cells (181k-193k
-positions with killers, but no CPU gain); sorting again after each refuted reply (-2% positions
-in all, worse worst map).
-
-Issue 11, second round (positions; instructions counted by valgrind's callgrind, a measure the
-load of a shared machine leaves alone; CPU old against new in one process). Kept: marking won
-siblings (`KaylesSolver._won_sibling`): worst maps 212k/209k -> 167k/187k positions, -22%
-instructions on seed 9; then three killers instead of two: 354k -> 304k positions on those two,
--11% instructions. Together on the 20 maps: 1.87M -> 1.54M positions, worst 212k -> 160k, 13%
-fewer instructions on the two worst (but none fewer on seeds 0 and 5: the positions saved are
-cheap ones, and a store per won position costs). Easy boards only: on hard ones the siblings cut
-positions 145k -> 121k (10x10) but cost 5% more instructions. Left out: walking masks by bytes
-through a table of each byte's cells (-7 to -10% instructions, same positions; 10x10 easy 9+17
-with the siblings 12.1G -> 10.4G instructions, but CPU -4% on easy and +6% on hard 10x10: the
-table's memory against bit arithmetic, a per-mode choice is untried); trying the killer cells'
-children against the memo before the scan (+4% instructions); the unit bits per byte (+2.5%);
-every child at once with map() and list tests (1.6x instructions: no early stop); preferring
-replies whose sibling is still open, so that one proof settles two first moves (5 worst maps
-940k -> 0.98M-1.5M positions); marking won cousins too (-0.5% positions); ordering by open moves
-from 50 or 70 cells instead of 60 (within 1.5%); a lower bound on the queens to come, ceil(cells
-/ most cells one queen rules out), to decide by parity where it meets `left` (40 of 41k searched
-positions).
-
-Issue 11, third round: the cost of each position. Kept: the loops over a mask's cells take its
-highest cell by `bit_length` and clear it from a table of each cell's bit (`_top`), one new big int
-per cell where `rest & -rest` made three (making and freeing ints was ~17% of the instructions);
-the scan then reverses its list of children, so that the sorts break ties in the old order
-(without it the worst map went 160k -> 189k positions). And the open moves of the children that
-the top positions sort by are counted by pairs of queens (`_open_counts`): a on b leaves what b on
-a leaves, so one lookup counts for both, half of the ~11% of the CPU that counting took (-4.6%
-instructions on seed 9). Positions almost the same (20 maps of 10x10 easy: 1.537M -> 1.530M,
-worst 160k -> 160k); CPU (old and new interleaved in one process, best of 3): 5 worst maps 4.25 s
--> 3.30 s (-22%), the worst 1.16 s -> 0.79 s; all 20 maps -20%, 10x10 hard -13%, 8x8 -17%/-18%
-(hard boards: the same positions); instructions on seed 9 (callgrind) 6.45G -> 3.68G (-43%), the
-CPU follows less, memory being the rest. The perfect player's first move on the 5 worst maps (best
-of 3, interleaved) -12% to -22%: 1.06-1.59 s -> 0.87-1.29 s on a loaded machine, so not yet
-under 1 s there. Measured and left out: countermoves (killers kept per last
-queen placed) at depth 2 or 2-3 (1.51M-1.56M positions, worst 160k-164k, no CPU gain); the killers
-first at depths 2, 3 or 4 (1.54M-1.56M); no open-moves order at depth 1 (1.78M); ordering the
-replies after one queen by the parity of the exact most queens to come (replies tried before a
-winning one 259 -> 234 on seed 9, at the cost of a maximum independent set per reply); dropping
-regions from `left` to count it with shifts (+2.3% positions). Why the order is hard to improve:
-with a perfect order after one queen the 5 worst maps would take 424k positions instead of 727k,
-but a refuted reply has 1-2 refutations among ~40 moves, whose rate (~10%; ~27% at depth 3) no
-feature tried (cells, the bound, its spread, isolated cells, components) separates.
+search does not use them. The search over free masks costs less CPU than one by Grundy values
+(docs/notes.md has the measurements and what was tried and left out).
 
 >>> from queens_autosolve.twoplayer.queens_board import QueensBoard
 >>> solver = KaylesSolver(QueensBoard.plain(3, "hard"))
@@ -81,14 +26,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Cell, cells_of
 from queens_autosolve.twoplayer.queens_board import QueensBoard
-
-if TYPE_CHECKING:
-    from queens_autosolve.twoplayer.queens_game import QueensGame
+from queens_autosolve.twoplayer.queens_game import QueensGame
 
 # Positions of at least this many cells order their replies by what is left to prove
 # (`KaylesSolver._open_counts`), smaller ones by size alone (small children first: they are

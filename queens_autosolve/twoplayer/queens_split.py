@@ -274,7 +274,7 @@ def _fork(split: _Split, shared: _Shared, queue: int, slot: int) -> int | None:
             split.work(shared, queue)
         shared.nodes[slot] = solver.nodes - start
         code = 0
-    except BaseException:  # noqa: BLE001 - SearchHalted, SolveTimeout, Ctrl-C: the parent sees to the rest
+    except BaseException:
         pass
     finally:
         os._exit(code)

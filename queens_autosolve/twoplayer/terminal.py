@@ -12,9 +12,9 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from queens_autosolve.twoplayer.game import IllegalMoveError, Outcome, outcome
+from queens_autosolve.twoplayer.game import GameState, IllegalMoveError, M, Outcome, S, outcome
 from queens_autosolve.twoplayer.players import Player
 
 HELP = "type a move, or: moves, undo, position, quit"
@@ -57,7 +57,7 @@ class HumanPlayer:
         self.name = name
         self.console = console
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: GameState[M]) -> M:
         while True:
             text = self.console.ask(f"{self.name} to move> ")
             word = text.lower()
@@ -118,12 +118,12 @@ def legal_moves_text(names: Sequence[str]) -> list[str]:
 
 
 def play_game(
-    state: Any,
-    players: Sequence[Player],
+    state: S,
+    players: Sequence[Player[S, M]],
     names: Sequence[str],
     console: Console,
     *,
-    show: Callable[[Any], str] = str,
+    show: Callable[[S], str] = str,
 ) -> Outcome | None:
     """Play `state` to the end; returns the outcome, or None when someone quit."""
     humans = [isinstance(p, HumanPlayer) for p in players]
@@ -149,7 +149,7 @@ def play_game(
     return result
 
 
-def _undo(state: Any, humans: Sequence[bool], console: Console) -> None:
+def _undo(state: GameState[M], humans: Sequence[bool], console: Console) -> None:
     """Take back plies until it is a person's turn again, at least one ply."""
     if not state.stack:
         console.say("nothing to undo")

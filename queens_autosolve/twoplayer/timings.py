@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from queens_autosolve.twoplayer.amazons import AmazonsGame, perft
-from queens_autosolve.twoplayer.queens_game import KaylesSolver, Mode, PerfectPlayer, QueensBoard, QueensGame
-from queens_autosolve.twoplayer.search import AlphaBeta, Limit
+from queens_autosolve.twoplayer.amazons import AmazonsGame, AmazonsMove, perft
+from queens_autosolve.twoplayer.game_search import AlphaBeta, Limit
+from queens_autosolve.twoplayer.queens_game import Mode, QueensBoard, QueensGame
+from queens_autosolve.twoplayer.queens_players import PerfectPlayer
+from queens_autosolve.twoplayer.queens_solver import KaylesSolver
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
 
 
@@ -127,7 +129,7 @@ def amazons_figures() -> list[str]:
         start = time.perf_counter()
         count = perft(game, depth)
         lines.append(f"amazons perft {depth}: {count} ({time.perf_counter() - start:.2f} s)")
-    result = AlphaBeta().search(game, Limit(time=1.0))
+    result = AlphaBeta[AmazonsMove]().search(game, Limit(time=1.0))
     lines.append(f"amazons search from the start, 1 s: depth {result.depth}, {result.nodes} nodes, "
                  f"best {game.move_name(result.move)}")
     return lines

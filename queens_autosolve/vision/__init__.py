@@ -1,14 +1,15 @@
 """Reading a LinkedIn Queens board off a screenshot: `read_board(rgb)` / `read_image(path)` give a
 `BoardReading` (size, regions, cell states, cell centres, confidence) or raise `BoardNotFound`.
 
-The names below load on first use (PEP 562), so that `vision.reading` (the records, `CellState`
-and the errors: numpy only) can be imported without OpenCV, e.g. by the actuator.
+The names below load on first use (PEP 562), so that `vision.reading` (the records and the
+errors: numpy only) can be imported without OpenCV, e.g. by the actuator.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from queens_autosolve.lazy import lazy_names
 
 if TYPE_CHECKING:
     from queens_autosolve.vision.read import as_rgb, from_bgra, read_board, read_image
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
         BoardCutOff,
         BoardNotFound,
         BoardReading,
-        CellState,
         RegionsUnreadable,
         TwoBoards,
     )
@@ -32,17 +32,15 @@ _HOMES = {
     "BoardCutOff": "queens_autosolve.vision.reading",
     "BoardNotFound": "queens_autosolve.vision.reading",
     "BoardReading": "queens_autosolve.vision.reading",
-    "CellState": "queens_autosolve.vision.reading",
     "RegionsUnreadable": "queens_autosolve.vision.reading",
     "TwoBoards": "queens_autosolve.vision.reading",
 }
 
 __all__ = [
+    "CONFIDENT",
     "BoardCutOff",
     "BoardNotFound",
     "BoardReading",
-    "CONFIDENT",
-    "CellState",
     "RegionsUnreadable",
     "TwoBoards",
     "as_rgb",
@@ -51,11 +49,4 @@ __all__ = [
     "read_image",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # once: later lookups do not come back here
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

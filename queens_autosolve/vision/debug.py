@@ -6,8 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import default_label
-from queens_autosolve.vision.reading import BoardReading, CellState
+from queens_autosolve.vision.reading import BoardReading
 
 BOX = (0, 200, 255)
 GRID = (255, 0, 200)
@@ -37,7 +38,7 @@ def draw_reading(image: np.ndarray, reading: BoardReading) -> np.ndarray:
                       font_scale * 1.5, STATE_COLOUR[state])
     verdict = f"{n}x{n} confidence {reading.confidence:.2f}" + (" solved" if reading.solved_look else "")
     _text(out, verdict, (x + 4, max(16, y - 6)), 0.6, BOX)
-    return out
+    return np.asarray(out)
 
 
 def _text(

@@ -60,7 +60,7 @@ def enlargement(rgb: np.ndarray) -> Enlargement | None:
 def _packed(lines: np.ndarray) -> np.ndarray:
     """S x L x 3 pixels as S x L integers, one per colour (one comparison a pixel, not three)."""
     lines = lines.astype(np.int32)
-    return (lines[..., 0] << 16) | (lines[..., 1] << 8) | lines[..., 2]
+    return np.asarray((lines[..., 0] << 16) | (lines[..., 1] << 8) | lines[..., 2])
 
 
 def _runs(lines: np.ndarray) -> tuple[int, int] | None:

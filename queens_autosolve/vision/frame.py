@@ -240,7 +240,7 @@ def frame_sides(mask: np.ndarray, lattice: Lattice, gray: np.ndarray | None = No
 def _turned(image: np.ndarray, name: str) -> np.ndarray:
     """`image` turned as `_side_views` turns the mask, so that side `name` faces left."""
     turned = {"left": image, "right": image[:, ::-1], "top": image.T, "bottom": image.T[:, ::-1]}
-    return turned[name]
+    return np.asarray(turned[name])
 
 
 PAGE_LIFT = 0.3  # of the way from the frame's gray to the cells': the image's last pixel is past the frame

@@ -21,7 +21,7 @@ class Blobs:
 
     @property
     def sizes(self) -> np.ndarray:
-        return (self.boxes[:, 2:] - self.boxes[:, :2]).mean(axis=1)
+        return np.asarray((self.boxes[:, 2:] - self.boxes[:, :2]).mean(axis=1))
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,11 @@ class Lattice:
 
     @property
     def xs(self) -> np.ndarray:
-        return (self.left + self.right) / 2
+        return np.asarray((self.left + self.right) / 2)
 
     @property
     def ys(self) -> np.ndarray:
-        return (self.top + self.bottom) / 2
+        return np.asarray((self.top + self.bottom) / 2)
 
     @property
     def pitch(self) -> float:

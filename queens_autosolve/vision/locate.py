@@ -156,21 +156,30 @@ def group_boards(blobs: Blobs) -> list[np.ndarray]:
     return [np.flatnonzero(labels == first) for first in np.flatnonzero(counts >= MIN_N * 2)]
 
 
+# Two blobs are neighbouring cells when, in units of the smaller one's size: they lie within
+# NEIGHBOUR_REACH both ways, their sizes differ by less than SAME_SIZE, and one is at least
+# NEXT_CELL away along a row or column and less than IN_LINE off it.
+NEIGHBOUR_REACH = 1.6
+SAME_SIZE = 0.25
+NEXT_CELL = 0.95
+IN_LINE = 0.3
+
+
 def _neighbour_pairs(blobs: Blobs) -> tuple[np.ndarray, np.ndarray]:
     """The pairs (i, j), both ways, of blobs of about one size side by side at about their pitch.
 
-    Any such pair lies within 1.6 cells both ways: that is tested on all k x k pairs first, and
-    the other tests (the same expressions, so the same decisions) only on the few pairs within.
-    (k is 60-300: all tests on all pairs cost half as much again, measured on the test images.)"""
+    Any such pair lies within NEIGHBOUR_REACH both ways: that is tested on all k x k pairs first,
+    and the other tests (the same expressions, so the same decisions) only on the few pairs within
+    (k is 60-300 blobs: see docs/notes.md)."""
     size = blobs.sizes
     cx, cy = blobs.centres[:, 0], blobs.centres[:, 1]
     adx, ady = np.abs(cx[None, :] - cx[:, None]), np.abs(cy[None, :] - cy[:, None])
     s = np.minimum(size[:, None], size[None, :])
-    a, b = np.nonzero((adx < 1.6 * s) & (ady < 1.6 * s))
+    a, b = np.nonzero((adx < NEIGHBOUR_REACH * s) & (ady < NEIGHBOUR_REACH * s))
     adx, ady, s = adx[a, b], ady[a, b], s[a, b]
-    similar = np.abs(size[a] - size[b]) < 0.25 * s
-    step_x = (adx > 0.95 * s) & (ady < 0.3 * s)
-    step_y = (ady > 0.95 * s) & (adx < 0.3 * s)
+    similar = np.abs(size[a] - size[b]) < SAME_SIZE * s
+    step_x = (adx > NEXT_CELL * s) & (ady < IN_LINE * s)
+    step_y = (ady > NEXT_CELL * s) & (adx < IN_LINE * s)
     keep = similar & (step_x | step_y)
     return a[keep], b[keep]
 
@@ -178,8 +187,7 @@ def _neighbour_pairs(blobs: Blobs) -> tuple[np.ndarray, np.ndarray]:
 def _components(k: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per node of a graph with k nodes and the edges (a, b) (listed both ways), the smallest node
     of its connected component: the least label is passed along the edges, with labels taking
-    their label's label (pointer jumping; 4-14 rounds on boards). A Python union-find over the
-    edges cost 2.5 times as much (about 70 us a search against 25-30)."""
+    their label's label (pointer jumping: in numpy, faster than a Python union-find; docs/notes.md)."""
     labels = np.arange(k)
     while True:
         passed = labels.copy()
@@ -215,7 +223,7 @@ def _run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> n
     gives it: the middle value, or the mean of the middle two; x + x halved is x exactly). A call
     per line made `_axis_positions` a fifth slower."""
     length = ends - starts
-    return (ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2
+    return np.asarray((ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2)
 
 
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -285,6 +293,19 @@ def _uncut(lo: np.ndarray, hi: np.ndarray, limit: int) -> tuple[np.ndarray, np.n
     return lo, hi
 
 
+# What `_extend` looks at, as shares of a cell's width (span) or pitch: the cell's light edges
+# (CELL_EDGES across, EDGE_HALF_HEIGHT up and down), and the part of a grid line between two
+# cells that must be dark (LINE_SPAN). A cell is light when those edges are brighter than
+# LIGHT_CELL (of white); a line dark when its darkest pixels average below DARK_LINE; a new line
+# of cells is taken when at least SEEN_SHARE of its cells and of its grid lines show so.
+CELL_EDGES = (0.15, 0.2, 0.8, 0.85)
+EDGE_HALF_HEIGHT = 0.2
+LINE_SPAN = (0.3, 0.7)
+LIGHT_CELL = 0.6
+DARK_LINE = 0.5
+SEEN_SHARE = 0.8
+
+
 def _extend(
     mask: np.ndarray, lo: np.ndarray, hi: np.ndarray, other_lo: np.ndarray, other_hi: np.ndarray, across: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -300,21 +321,23 @@ def _extend(
     for side in (-1, 1):
         at = (lo[0] if side < 0 else lo[-1]) + side * pitch
         span = float(hi[0] - lo[0])
-        x0, x1 = int(round(at + 0.3 * span)), int(round(at + 0.7 * span))
+        x0, x1 = int(round(at + LINE_SPAN[0] * span)), int(round(at + LINE_SPAN[1] * span))
         if at < 0 or at + span > view.shape[1]:
             continue
         # light near the cell's left and right edges (crowns and discs sit in the middle)
-        edge_x = [int(round(at + f * span)) for f in (0.15, 0.2, 0.8, 0.85)]
-        half = max(1, int(0.2 * pitch))
+        edge_x = [int(round(at + f * span)) for f in CELL_EDGES]
+        half = max(1, int(EDGE_HALF_HEIGHT * pitch))
         # (an outer cell a tight crop cuts may start before the image: its rows are clamped to it)
         light = np.mean([
-            view[max(0, int(y) - half) : max(1, int(y) + half + 1), edge_x].mean() / 255 > 0.6 for y in mids
+            view[max(0, int(y) - half) : max(1, int(y) + half + 1), edge_x].mean() / 255 > LIGHT_CELL
+            for y in mids
         ])
         lines = np.mean([
-            view[max(0, int(round(y)) - 1) : max(1, int(round(y)) + 2), x0:x1].min(axis=0).mean() / 255 < 0.5
+            view[max(0, int(round(y)) - 1) : max(1, int(round(y)) + 2), x0:x1].min(axis=0).mean() / 255
+            < DARK_LINE
             for y in gaps
         ])
-        if light >= 0.8 and lines >= 0.8 and (best is None or light + lines > best[0]):
+        if light >= SEEN_SHARE and lines >= SEEN_SHARE and (best is None or light + lines > best[0]):
             best = (light + lines, side, at, span)
     if best is None:
         return lo, hi
@@ -338,7 +361,7 @@ def _is_board_shaped(blobs: Blobs, members: np.ndarray) -> bool:
     """True when a group spans at least MIN_N cells both ways (a row of tiles is no board)."""
     x0, y0, x1, y1 = _group_box(blobs, members)
     size = float(array_median(blobs.sizes[members]))
-    return min(x1 - x0, y1 - y0) >= (MIN_N - 0.5) * size
+    return bool(min(x1 - x0, y1 - y0) >= (MIN_N - 0.5) * size)
 
 
 def _is_example_below(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:

@@ -8,7 +8,7 @@ the flip, CONFIDENT = 0.9 at the margin calibration showed to be safe, 1 at a co
 linear between), and the confidence is the minimum over all witnesses: one weak witness is
 enough to hold a reading back. The witnesses (thresholds zero / sure / full):
 
-- regions (vision.regions), per boundary between two cells, the better of two witnesses that
+- regions (vision.region_reading), per boundary between two cells, the better of two witnesses that
   agree with the reading: the border's sureness (0 at the thick/thin split, 1 at a typical
   line; 0 / 0.25 / 0.5), and the colour separation, the lesser of the two cells' margins by
   which each is nearer its own region's colour than the nearest neighbouring region's (delta E;
@@ -43,6 +43,7 @@ import numpy as np
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.image_file import load_image
 from queens_autosolve.capture.models import Frame
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.vision.enlarged import enlargement
 from queens_autosolve.vision.lattice import Lattice
@@ -51,12 +52,11 @@ from queens_autosolve.vision.reading import (
     CONFIDENT,
     BoardNotFound,
     BoardReading,
-    CellState,
     GridNotSquare,
     Margin,
     margin_score,
 )
-from queens_autosolve.vision.regions import cell_colour_margin, read_regions
+from queens_autosolve.vision.region_reading import cell_colour_margin, read_regions
 from queens_autosolve.vision.sample import BoardSamples, sample_board
 from queens_autosolve.vision.shades import Shades, shades_of, share_around_marks, without_stripes
 from queens_autosolve.vision.states import read_states

@@ -4,13 +4,13 @@ and the errors raised when no trustworthy reading exists."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import overload
 
 import numpy as np
 
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.position import CellState, Position, state_rows
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 
 # The one sureness threshold: below it the actuator must not click (see BoardReading.is_certain).
@@ -78,15 +78,6 @@ def margin_score(value: float | np.ndarray, zero: float, sure: float, full: floa
     return np.interp(value, (zero, sure, full), (0.0, CONFIDENT, 1.0))
 
 
-class CellState(Enum):
-    """What a cell shows; the value is its character in the states grid."""
-
-    EMPTY = "."
-    X = "x"
-    QUEEN = "Q"
-    LOCKED = "L"
-
-
 Point = tuple[float, float]
 
 
@@ -143,11 +134,15 @@ class BoardReading:
 
     def queens(self) -> list[Cell]:
         """Cells holding a queen (the player's, gold or locked), in reading order."""
-        return [cell for cell, state in self._cells() if state in (CellState.QUEEN, CellState.LOCKED)]
+        return [cell for cell, state in self._cells() if state.is_queen]
+
+    def position(self) -> Position:
+        """The board as the player has it."""
+        return Position(self.states)
 
     def state_rows(self) -> list[str]:
         """The states as N strings of `.`, `x`, `Q`, `L`."""
-        return ["".join(state.value for state in row) for row in self.states]
+        return state_rows(self.states)
 
     def _cells(self) -> list[tuple[Cell, CellState]]:
         return [((r, c), s) for r, row in enumerate(self.states) for c, s in enumerate(row)]

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from queens_autosolve.solver.position import CellState, Position
 from queens_autosolve.solver.puzzle import Cell
 from queens_autosolve.vision.lattice import Lattice
-from queens_autosolve.vision.reading import BoardReading, CellState
+from queens_autosolve.vision.reading import BoardReading
 from queens_autosolve.vision.sample import cell_points, points_at, to_lab
 from queens_autosolve.vision.states import RIM_POINTS, sides_within_region, states_only
 from queens_autosolve.vision.stats import median
@@ -67,6 +68,10 @@ class Recheck:
         )
 
     @property
+    def position(self) -> Position:
+        return Position(self.states)
+
+    @property
     def visible(self) -> int:
         return sum(s is not None for row in self.states for s in row)
 
@@ -74,7 +79,7 @@ class Recheck:
         """Visible cells holding a queen (player's, gold or locked)."""
         return {
             (r, c) for r, row in enumerate(self.states) for c, s in enumerate(row)
-            if s in (CellState.QUEEN, CellState.LOCKED)
+            if s is not None and s.is_queen
         }
 
 
@@ -130,10 +135,10 @@ def _off_border_blend(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
     colour = expected.astype(np.float64)[:, :, None, :]
     k = (colours * colour).sum(axis=3) / np.maximum((colour * colour).sum(axis=3), 1.0)
     blend = np.clip(k, 0.0, 1.0)[..., None] * colour
-    return np.linalg.norm(colours - blend, axis=3) > COVER_OFF_BLEND
+    return np.asarray(np.linalg.norm(colours - blend, axis=3) > COVER_OFF_BLEND)
 
 
 def _far(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """(n, n, points) bool: farther than COVERED_DELTA_E from the cell's expected colour."""
     distance = np.linalg.norm(to_lab(colours) - to_lab(expected)[:, :, None, :], axis=3)
-    return distance > COVERED_DELTA_E
+    return np.asarray(distance > COVERED_DELTA_E)

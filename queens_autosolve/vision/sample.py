@@ -93,7 +93,7 @@ def stripe_points(points: np.ndarray, colours: np.ndarray) -> np.ndarray:
         & (red >= 0.85 * colours[:, :, None, 0])
         & (np.linalg.norm(points - colours[:, :, None, :], axis=-1) > 30)
     )
-    return on_stripe.sum(axis=2)
+    return np.asarray(on_stripe.sum(axis=2))
 
 
 # sRGB (D65) to CIE XYZ, rows X, Y, Z; and the D65 white, which Lab is taken relative to.

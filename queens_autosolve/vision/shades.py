@@ -89,12 +89,12 @@ def stripe_mask(rgb: np.ndarray, gray: np.ndarray) -> np.ndarray:
 def compare_with(image: np.ndarray, value: float, op: int) -> np.ndarray:
     """`cv2.compare` of every pixel with the number `value` by `op` (a `cv2.CMP_*`): a uint8 mask,
     255 where it holds."""
-    return cv2.compare(image, value, op)  # type: ignore[call-overload]  # stubs lack the scalar form
+    return np.asarray(cv2.compare(image, value, op))  # type: ignore[call-overload]  # stubs lack the scalar form
 
 
 def scaled(image: np.ndarray, factor: float) -> np.ndarray:
     """`image` times `factor`, rounded and saturated to uint8 (`cv2.multiply` by a number)."""
-    return cv2.multiply(image, factor, dtype=cv2.CV_8U)  # type: ignore[call-overload]  # stubs lack it too
+    return np.asarray(cv2.multiply(image, factor, dtype=cv2.CV_8U))  # type: ignore[call-overload]  # stubs lack it too
 
 
 def share_around_marks(mask: np.ndarray) -> float:
@@ -107,7 +107,7 @@ def share_around_marks(mask: np.ndarray) -> float:
     x0, x1 = round(w * (1 - MARK_SPAN) / 2), round(w * (1 + MARK_SPAN) / 2)
     outside = h * w - (y1 - y0) * (x1 - x0)
     count = cv2.countNonZero(mask) - cv2.countNonZero(mask[y0:y1, x0:x1])
-    return count / max(outside, 1)
+    return float(count / max(outside, 1))
 
 
 def shades_of(rgb: np.ndarray) -> Shades:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import cell_name
 from queens_autosolve.vision.lattice import Lattice
-from queens_autosolve.vision.reading import CONFIDENT, CellState, Margin, margin_score
+from queens_autosolve.vision.reading import CONFIDENT, Margin, margin_score
 from queens_autosolve.vision.sample import points_at
 from queens_autosolve.vision.shades import STRIPE_REDNESS
 from queens_autosolve.vision.stats import percentile
@@ -48,8 +49,8 @@ RIM_INK = 50.0  # RGB distance from the background that counts as ink (JPEG nois
 RIM_FULL, RIM_SURE, RIM_ZERO = 0.0, 0.12, 0.25
 # Marks are dark on light cells (LinkedIn's and the practice page's colours: the darkest region
 # colour has luma 151, 133 under the hover tint). A browser's forced dark mode turns some region
-# colours dark and leaves the X marks dark: measured in Chromium, an X of luma 42 on a cell of
-# 51, which reads as no mark at all. Dark cells (by their luma) make the reading unsure instead.
+# colours dark and leaves the X marks dark, too near the cell's own luma to read (docs/notes.md).
+# Dark cells (by their luma) make the reading unsure instead.
 DARK_CELL_ZERO, DARK_CELL_SURE, DARK_CELL_FULL = 70.0, 100.0, 130.0
 # Shape matches (correlation with a template after both are cut to their boxes, see `likeness`).
 # Crowns: real black and gold ones score >= 0.82, rendered ones >= 0.78 (but for borders over a
@@ -69,7 +70,7 @@ CROWN_BAR = (3.9, 18.8, 20.1, 21.2)
 def _off_diagonal() -> np.ndarray:
     """Centre pixels at least two pixels from both diagonals."""
     yy, xx = np.mgrid[0:SIDE, 0:SIDE] - (SIDE - 1) / 2
-    return (np.abs(np.abs(xx) - np.abs(yy)) >= 2) & (np.abs(xx) < 5) & (np.abs(yy) < 5)
+    return np.asarray((np.abs(np.abs(xx) - np.abs(yy)) >= 2) & (np.abs(xx) < 5) & (np.abs(yy) < 5))
 
 
 OFF_DIAGONAL = _off_diagonal()
@@ -137,7 +138,7 @@ def resample_cells(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
         h, w = crop.shape[0] // factor, crop.shape[1] // factor
         crop = cv2.resize(crop[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_AREA)
     out = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA).reshape(side, side, -1)
-    return out.reshape(n, SIDE, n, SIDE, -1).transpose(0, 2, 1, 3, 4).astype(np.float32)
+    return np.asarray(out.reshape(n, SIDE, n, SIDE, -1).transpose(0, 2, 1, 3, 4).astype(np.float32))
 
 
 def _ring_points() -> tuple[np.ndarray, np.ndarray]:
@@ -158,7 +159,7 @@ def saturation(rgb: np.ndarray) -> np.ndarray:
     reductions over a last axis of three are several times slower."""
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     top = np.maximum(np.maximum(r, g), b)
-    return (top - np.minimum(np.minimum(r, g), b)) / np.maximum(top, 1.0)
+    return np.asarray((top - np.minimum(np.minimum(r, g), b)) / np.maximum(top, 1.0))
 
 
 def ink_map(
@@ -239,7 +240,7 @@ def _inside_patch(mask: np.ndarray) -> np.ndarray:
     touching = np.zeros(count, bool)  # (np.unique would import numpy.ma: 25-40 ms cold)
     touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
     touching[0] = False
-    return mask & ~touching[labels]
+    return np.asarray(mask & ~touching[labels])
 
 
 def likeness(shape: tuple[np.ndarray, float] | None, template: tuple[np.ndarray, float]) -> float:
@@ -300,7 +301,7 @@ def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: 
 def _disc_patch() -> np.ndarray:
     """The pixels of a mark patch (`mark_patch` at SHAPE_REACH) inside a locked queen's disc."""
     yy, xx = np.mgrid[0:SHAPE_SIDE, 0:SHAPE_SIDE] - (SHAPE_SIDE - 1) / 2
-    return np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE
+    return np.asarray(np.hypot(xx, yy) < DISC_INSIDE / (2 * SHAPE_REACH) * SHAPE_SIDE)
 
 
 DISC_PATCH = _disc_patch()  # once, not per crown
@@ -336,7 +337,7 @@ def rim_ink(
     colours, inside = points_at(rgb, lattice, RIM_POINTS)
     distance = np.linalg.norm(colours - background[:, :, None, :], axis=-1)
     counted = inside & sides_within_region(regions, lattice.n)
-    return ((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
+    return np.asarray(((distance > RIM_INK) & counted).sum(axis=2) / np.maximum(counted.sum(axis=2), 1))
 
 
 def sides_within_region(regions: Sequence[Sequence[int]] | np.ndarray | None, n: int) -> np.ndarray:

@@ -20,8 +20,8 @@ def median(values: np.ndarray, axis: int | None = None) -> np.ndarray:
         return np.full(np.delete(ordered.shape, axis), np.nan)
     upper = np.take(ordered, count // 2, axis=axis)
     if count % 2:
-        return upper
-    return (np.take(ordered, count // 2 - 1, axis=axis) + upper) / 2
+        return np.asarray(upper)
+    return np.asarray((np.take(ordered, count // 2 - 1, axis=axis) + upper) / 2)
 
 
 def percentile(values: np.ndarray, q: float) -> float:

@@ -6,7 +6,7 @@ a signature a board clipped by a window or screen edge lacks:
   leaving a sliver of the frame), so the outer cells show at nearly the full pitch and the lattice
   is whole; a window or screen edge clips one, two or three sides, or by a larger part of a cell;
 - the puzzle is a whole level's: at least TIGHT_MIN_N cells a side, exactly N regions on the
-  N x N cells (vision/regions.py refuses any other count) and exactly one solution
+  N x N cells (vision/region_reading.py refuses any other count) and exactly one solution
   (`unique_or_refused`).
 
 That is not proof: a board clipped on two sides, or all round a whole cell and a sliver deep,

@@ -15,27 +15,27 @@ from collections.abc import Callable
 
 from queens_autosolve.autosolve.commands.play import QUEENS_MAX, TimedPlayer, add_timeout, think_limit
 from queens_autosolve.autosolve.flags import POSITIVE_SECONDS
-from queens_autosolve.twoplayer import amazons, queens_game
-from queens_autosolve.twoplayer.arena import play_match
-from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer import amazons, queens_game, queens_players
+from queens_autosolve.twoplayer.game import M, PositionError, S
+from queens_autosolve.twoplayer.matches import play_match
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "arena", help="AI against AI: score and Elo difference",
         description="Play one AI against another, colours swapped every other game.",
     )
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     p = games.add_parser("amazons", help="Amazons 6x6 AIs: random, search, baseline (depth-2 territory)")
-    _common(p, amazons.AMAZONS_AIS, "search", "baseline", games=20)
+    _common(p, amazons.AMAZONS_AIS.names, "search", "baseline", games=20)
     p.add_argument("--setup", default=amazons.START, help="start position of every game")
     p.set_defaults(func=run_amazons)
     q = games.add_parser(
         "queens", help="Queens Game AIs on random region maps (each map played twice, colours swapped): "
         "random, greedy, search, perfect")
-    _common(q, queens_game.QUEENS_AIS, "greedy", "random", games=200)
+    _common(q, queens_players.QUEENS_AIS.names, "greedy", "random", games=200)
     q.add_argument("--size", type=int, default=8, help="board size (default 8)")
     q.add_argument("--mode", choices=queens_game.MODES, default="hard", help="diagonal rule (default hard)")
     q.set_defaults(func=run_queens)
@@ -61,7 +61,7 @@ def run_amazons(args: argparse.Namespace) -> int:
     amazons.AmazonsGame(args.setup)  # a bad setup fails here, before any game
     limit = think_limit(args.time)
     board = "the 6x6 board"
-    p1, p2 = (_timed(amazons.make_player(kind, args.seed + seat, limit), board, args)
+    p1, p2 = (_timed(amazons.AMAZONS_AIS.make(kind, args.seed + seat, limit), board, args)
               for seat, kind in enumerate((args.p1, args.p2)))
     result = play_match(lambda _: amazons.AmazonsGame(args.setup), p1, p2, args.games,
                         on_game=None if args.quiet else _report(args.p1, args.p2))
@@ -75,7 +75,7 @@ def run_queens(args: argparse.Namespace) -> int:
         raise PositionError(f"board size {args.size} is out of range 1..{QUEENS_MAX}")
     limit = think_limit(args.time)
     board = f"a {args.size}x{args.size} board"
-    p1, p2 = (_timed(queens_game.make_player(kind, args.seed + seat, limit), board, args)
+    p1, p2 = (_timed(queens_players.QUEENS_AIS.make(kind, args.seed + seat, limit), board, args)
               for seat, kind in enumerate((args.p1, args.p2)))
 
     def new_game(index: int) -> QueensGame:
@@ -98,7 +98,7 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _timed(player: Player, board: str, args: argparse.Namespace) -> TimedPlayer:
+def _timed(player: Player[S, M], board: str, args: argparse.Namespace) -> TimedPlayer[S, M]:
     """`player` held to --timeout per move: perfect play on a big board would think for hours."""
     return TimedPlayer(player, player.name, board, args.timeout or None)
 

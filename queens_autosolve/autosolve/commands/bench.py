@@ -21,7 +21,7 @@ from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="time the solver on puzzle files and check every answer",
@@ -123,7 +123,7 @@ def run_generator(args: argparse.Namespace) -> int:
         format_runs,
         runs_json,
     )
-    from queens_autosolve.solver.generate import check_size
+    from queens_autosolve.solver.generator import check_size
 
     if args.files:
         raise QueensError("--generate times the generator and reads no files; drop the FILE arguments")

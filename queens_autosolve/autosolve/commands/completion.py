@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from queens_autosolve.autosolve.completion import SHELLS
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from queens_autosolve.autosolve.shell_completion import SHELLS
 
     parser = subparsers.add_parser(
         "completion", help="print the shell completion script (bash, zsh or fish)",
@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from queens_autosolve.autosolve.cli import PROG, build_parser
-    from queens_autosolve.autosolve.completion import script
+    from queens_autosolve.autosolve.shell_completion import script
 
     print(script(args.shell, PROG, build_parser(), default="run"), end="")
     return 0

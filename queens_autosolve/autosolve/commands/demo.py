@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.generate import check_size
+from queens_autosolve.solver.generator import check_size
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import count_solutions
 
 if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
-    from queens_autosolve.autosolve.demo import DemoOutcome
+    from queens_autosolve.autosolve.demo_run import DemoOutcome
 
 # Boards the screen reader reads (vision.lattice's MIN_N..MAX_N), kept here so that a bad
 # --size fails before OpenCV, Xvfb and Chromium start.
@@ -30,7 +30,7 @@ DEMO_DESKTOPS = ("x11", "sway", "gnome")
 PROGRAM = "queens-autosolve"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="solve the practice page live in Chromium (starts Xvfb when there is no display)",
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     if args.puzzle is None:
         check_playable_size(args.size)
-    from queens_autosolve.autosolve.demo import demo_puzzle, run_demo
+    from queens_autosolve.autosolve.demo_run import demo_puzzle, run_demo
 
     puzzle = demo_puzzle(args.size, args.puzzle, args.seed)
     if args.puzzle is not None:

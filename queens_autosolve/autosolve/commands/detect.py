@@ -25,7 +25,7 @@ DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_BLOBS_GROUPED = 3000  # group_boards compares every pair of blobs: beyond this, draw them ungrouped
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "detect",
         help="read a Queens board from a screenshot and print it",
@@ -138,7 +138,7 @@ def draw_failure(image: np.ndarray, reason: str) -> np.ndarray:
     found = f"{len(blobs.boxes)} candidate cells, {len(groups)} grid(s)"
     largest = f", largest {len(groups[0])} cells" if groups else ""
     _caption(out, [f"no board: {reason}", found + largest])
-    return out
+    return np.asarray(out)
 
 
 def _caption(out: np.ndarray, lines: list[str]) -> None:

@@ -35,13 +35,13 @@ from queens_autosolve.autosolve.flags import TIMEOUT
 from queens_autosolve.solver.difficulty import Difficulty, generate_graded
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import format_puzzle
-from queens_autosolve.solver.generate import MAX_SIZE, check_size, generate_hard, generate_many, puzzle_name
+from queens_autosolve.solver.generator import MAX_SIZE, check_size, generate_hard, generate_many, puzzle_name
 from queens_autosolve.solver.puzzle import RULES, Puzzle
 
 DEFAULT_TIMEOUT = 300.0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "generate",
         help="make new puzzles with exactly one solution",

@@ -19,10 +19,10 @@ from queens_autosolve.autosolve.flags import DELAY
 from queens_autosolve.capture.desktop import DESKTOPS
 
 if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when the command runs
-    from queens_autosolve.autosolve.coach import HintResult
+    from queens_autosolve.autosolve.live_coach import HintResult
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "hint",
         help="the mistakes on the Queens board on screen, or the next deduction to make",
@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from queens_autosolve.autosolve.coach import hint, nothing_to_apply, report_lines
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.live_coach import hint, nothing_to_apply, report_lines
+    from queens_autosolve.autosolve.records import Source
 
     source = Source(window=args.window, image=args.image, display=args.display, desktop=args.desktop)
     result = hint(source, apply=args.apply, any_window=args.any_window, delay=args.delay)

@@ -15,18 +15,18 @@ import json
 import math
 import time
 import webbrowser
-from typing import Any
+from typing import Generic
 from urllib.parse import urlencode
 
 from queens_autosolve.autosolve.cli import time_limit
 from queens_autosolve.autosolve.flags import PORT, POSITIVE_SECONDS, TIMEOUT, Share
 from queens_autosolve.solver.formats import read_puzzles, read_text
-from queens_autosolve.twoplayer import amazons, queens_game
+from queens_autosolve.twoplayer import amazons, queens_game, queens_players, queens_solver
 from queens_autosolve.twoplayer.corner import corner_session
-from queens_autosolve.twoplayer.game import PositionError
+from queens_autosolve.twoplayer.game import M, PositionError, S
+from queens_autosolve.twoplayer.game_search import Limit
 from queens_autosolve.twoplayer.players import Player
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
-from queens_autosolve.twoplayer.search import Limit
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
 from queens_autosolve.twoplayer.terminal import Console, HumanPlayer, play_game
 
@@ -35,7 +35,7 @@ QUEENS_MAX = 16  # the Queens Game's boards go up to 16x16 (position strings, --
 DEFAULT_TIMEOUT = 60.0  # seconds an AI may think about one move (perfect play can need hours)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play", help="play a two-player queen game in the terminal",
         description="Two-player queen games: the Queens Game, Corner the Queen, Amazons 6x6, "
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_superqueen(games)
 
 
-def _register_queens(games: argparse._SubParsersAction) -> None:
+def _register_queens(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("queens", help="place queens in turn; who cannot place one loses")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--board", metavar="FILE", help="region map in the puzzle text format")
@@ -64,7 +64,7 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
                    f"(default {queens_game.DEFAULT_MODE})")
     p.add_argument("--position", help="start from a position string (see `position` in a game)")
     p.add_argument("--json", action="store_true", help="with --analyse: JSON, one object per board")
-    _add_players(p, (HUMAN, *queens_game.QUEENS_AIS), "human", queens_game.DEFAULT_AI)
+    _add_players(p, (HUMAN, *queens_players.QUEENS_AIS.names), "human", queens_game.DEFAULT_AI)
     web = p.add_argument_group("in the browser", "play on a page served on 127.0.0.1 instead; "
                                "--size, --seed, --mode, --p1 and --p2 fill in its first game")
     web.add_argument("--web", action="store_true", help="serve the game page and open it in your browser")
@@ -74,22 +74,22 @@ def _register_queens(games: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_queens)
 
 
-def _register_corner(games: argparse._SubParsersAction) -> None:
+def _register_corner(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("corner", help="Corner the Queen: Anne (you) against Bob (perfect play)")
     p.add_argument("--hint", action="store_true", help="mark the safe fields on the board")
     p.set_defaults(func=run_corner)
 
 
-def _register_amazons(games: argparse._SubParsersAction) -> None:
+def _register_amazons(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("amazons", help="Amazons on 6x6, two queens a side")
     p.add_argument("--setup", default=amazons.START, help=f"start position (default {amazons.START!r})")
     p.add_argument("--perft", type=int, metavar="D", help="count the move sequences of depth D and exit")
     p.add_argument("--seed", type=int, default=None, help="seed for the random player")
-    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS), "human", "search", analyse=False)
+    _add_players(p, (HUMAN, *amazons.AMAZONS_AIS.names), "human", "search", analyse=False)
     p.set_defaults(func=run_amazons)
 
 
-def _register_superqueen(games: argparse._SubParsersAction) -> None:
+def _register_superqueen(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = games.add_parser("superqueen", help="fewest queen-or-knight moves to capture the king")
     p.add_argument("--board", metavar="FILE",
                    help="board text: S start, K king, X occupied, . empty (- for stdin)")
@@ -127,17 +127,17 @@ def think_limit(seconds: float) -> Limit:
     return Limit(time=seconds)
 
 
-class TimedPlayer:
+class TimedPlayer(Generic[S, M]):
     """An AI that must choose within `seconds` (None: no limit); past that the command stops
     with a message saying who was thinking on what."""
 
-    def __init__(self, player: Player, seat: str, board: str, seconds: float | None) -> None:
+    def __init__(self, player: Player[S, M], seat: str, board: str, seconds: float | None) -> None:
         self.player = player
         self.name = player.name
         self.doing = f"{seat} thinking about a move on {board}"
         self.seconds = seconds
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: S) -> M:
         with time_limit(self.seconds, self.doing) as work, work.step(self.doing):
             return self.player.choose(state)
 
@@ -157,7 +157,7 @@ def run_queens(args: argparse.Namespace) -> int:
     board = f"the {game.board.n}x{game.board.n} board"
     players = [
         HumanPlayer(f"Player {i + 1}", console) if kind == HUMAN
-        else TimedPlayer(queens_game.make_player(kind, _seed(args.seed, i), limit), names[i], board,
+        else TimedPlayer(queens_players.QUEENS_AIS.make(kind, _seed(args.seed, i), limit), names[i], board,
                          args.timeout or None)
         for i, kind in enumerate((args.p1, args.p2))
     ]
@@ -236,7 +236,7 @@ def _analyse(source: str, mode: queens_game.Mode, as_json: bool, timeout: float 
         game = QueensGame(QueensBoard.from_puzzle(puzzle, mode))
         doing = f"analysing {puzzle.name or 'the board'} ({puzzle.n}x{puzzle.n})"
         with time_limit(timeout, doing) as work, work.step(doing):
-            result = queens_game.analyse(game)
+            result = queens_solver.analyse(game)
         if as_json:
             print(json.dumps(result.as_json()))
             continue
@@ -279,7 +279,7 @@ def run_amazons(args: argparse.Namespace) -> int:
     limit = think_limit(args.time)
     players = [
         HumanPlayer(name, console) if kind == HUMAN
-        else TimedPlayer(amazons.make_player(kind, _seed(args.seed, i), limit), name, "the 6x6 board",
+        else TimedPlayer(amazons.AMAZONS_AIS.make(kind, _seed(args.seed, i), limit), name, "the 6x6 board",
                          args.timeout or None)
         for i, (name, kind) in enumerate((("White", args.p1), ("Black", args.p2)))
     ]

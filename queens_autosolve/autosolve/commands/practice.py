@@ -15,14 +15,14 @@ from queens_autosolve.autosolve.flags import PORT, Share
 from queens_autosolve.pages.practice import ZOOM_RANGE, PageOptions, PageState, PracticeServer
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import read_puzzles
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 
 DEFAULT_SIZE = 8
 _POLL_SECONDS = 0.5
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "practice",
         help="serve a local copy of the Queens page to practise on (and test against)",
@@ -82,7 +82,7 @@ def choose_puzzle(args: argparse.Namespace) -> Puzzle:
         puzzles = read_puzzles(args.puzzle)
         if not 1 <= args.index <= len(puzzles):
             raise QueensError(f"--index {args.index}: {args.puzzle} holds {len(puzzles)} puzzle(s)")
-        return puzzles[args.index - 1]
+        return puzzles[int(args.index) - 1]
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     size = DEFAULT_SIZE if args.size is None else args.size  # --size 0 is refused, not a default
     return generate_puzzle(size, rng=seed)

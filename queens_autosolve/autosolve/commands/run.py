@@ -16,7 +16,7 @@ from queens_autosolve.autosolve.flags import DELAY, POSITIVE
 from queens_autosolve.capture.desktop import DESKTOPS
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="solve the Queens board in the browser window on screen (the default command)",
@@ -53,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from queens_autosolve.autosolve.pipeline import AlreadyWon, Options, Source, run
+    from queens_autosolve.autosolve.pipeline import run
+    from queens_autosolve.autosolve.records import AlreadyWon, Options, Source
     from queens_autosolve.autosolve.run_report import report_lines, result_json
 
     source = Source(window=args.window, screen=args.screen, image=args.image, display=args.display,

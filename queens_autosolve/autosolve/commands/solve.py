@@ -18,7 +18,7 @@ from queens_autosolve.solver.search import SearchResult, explain, search
 from queens_autosolve.vision.reading import TIGHT_LINE, BoardReading
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "solve",
         help="solve puzzles from a file, a puzz.link URL, - (stdin) or a screenshot",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the loop imports vision and OpenCV: only when the command r
     from queens_autosolve.autosolve.watch import BoardDone, Watcher
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "watch",
         help="stay ready and solve each Queens board the moment it appears",
@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from queens_autosolve.autosolve.pipeline import Options, Source
+    from queens_autosolve.autosolve.records import Options, Source
     from queens_autosolve.autosolve.watch import POLL, Verdict, Watcher
     from queens_autosolve.capture import open_desktop
 

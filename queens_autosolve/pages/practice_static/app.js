@@ -5,8 +5,10 @@
 // a win dialog over the board, dropped presses, thin borders, zoom, buttons under the board.
 "use strict";
 
-const EMPTY = ".", MARK = "x", QUEEN = "Q", LOCKED = "L";
-const NEXT = { ".": MARK, "x": QUEEN, "Q": EMPTY };
+// The cell-state letters are the server's ("letters" in the puzzle data: solver/position.py).
+const { empty: EMPTY, mark: MARK, queen: QUEEN, locked: LOCKED } =
+  JSON.parse(document.getElementById("puzzle-data").textContent).letters;
+const NEXT = { [EMPTY]: MARK, [MARK]: QUEEN, [QUEEN]: EMPTY };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // ---- the rules (shared by the main board and the examples) --------------------------------

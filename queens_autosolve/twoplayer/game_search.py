@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic
 
-from queens_autosolve.twoplayer.game import GameState, Searchable
+from queens_autosolve.twoplayer.game import GameState, M, Searchable
 
 WIN = 1_000_000
 # Scores beyond this are proven wins or losses, not heuristic estimates.
@@ -46,11 +46,11 @@ class Limit:
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class GameSearchResult(Generic[M]):
     """What a search found: the best move, its score, the last depth completed (the move may
     come from a deeper iteration cut short), nodes visited."""
 
-    move: Any
+    move: M
     score: float
     depth: int
     nodes: int
@@ -67,14 +67,14 @@ class SearchTimeout(Exception):
 
 
 @dataclass(frozen=True)
-class _Entry:
+class _Entry(Generic[M]):
     depth: int
     score: float
     flag: int
-    move: Any
+    move: M | None
 
 
-class AlphaBeta:
+class AlphaBeta(Generic[M]):
     """Negamax alpha-beta with iterative deepening and a transposition table.
 
     `evaluate` scores a non-final position for the player to move (default: the state's own
@@ -84,21 +84,21 @@ class AlphaBeta:
 
     def __init__(
         self,
-        evaluate: Callable[[Any], float] | None = None,
+        evaluate: Callable[[Searchable[M]], float] | None = None,
         *,
         table_size: int = 200_000,
     ) -> None:
         self._evaluate = evaluate
-        self.table: dict[Hashable, _Entry] = {}
+        self.table: dict[Hashable, _Entry[M]] = {}
         self.table_size = table_size
-        self.history: dict[Any, int] = {}
+        self.history: dict[M, int] = {}
         self.nodes = 0
         self._deadline = float("inf")
         self._node_limit: int | None = None
-        self._root_moves: list[Any] = []
-        self._partial: tuple[float, Any] | None = None
+        self._root_moves: list[M] = []
+        self._partial: tuple[float, M] | None = None
 
-    def search(self, state: Searchable[Any], limit: Limit) -> SearchResult:
+    def search(self, state: Searchable[M], limit: Limit) -> GameSearchResult[M]:
         """The best move found within `limit` (at least depth 1 is always completed)."""
         start = time.perf_counter()
         moves = list(state.legal_moves())
@@ -108,7 +108,7 @@ class AlphaBeta:
             self.table.clear()
         self.nodes = 0
         max_depth = limit.depth if limit.depth is not None else 200
-        best = SearchResult(moves[0], 0.0, 0, 0, 0.0)
+        best = GameSearchResult(moves[0], 0.0, 0, 0, 0.0)
         for depth in range(1, max_depth + 1):
             # Depth 1 must finish so there is always an informed move to play.
             self._deadline = start + limit.time if (limit.time is not None and depth > 1) else float("inf")
@@ -121,18 +121,18 @@ class AlphaBeta:
                     # The moves searched to this depth so far include last iteration's best
                     # (searched first), so the best of them is at least as well founded.
                     score, move = self._partial
-                    best = SearchResult(move, score, depth - 1, self.nodes, time.perf_counter() - start)
+                    best = GameSearchResult(move, score, depth - 1, self.nodes, time.perf_counter() - start)
                 break
-            best = SearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
+            best = GameSearchResult(move, score, depth, self.nodes, time.perf_counter() - start)
             if abs(score) >= PROVEN:
                 break
             if limit.time is not None and time.perf_counter() - start > 0.6 * limit.time:
                 break  # the next depth would not get far enough to change the move
-        return SearchResult(best.move, best.score, best.depth, self.nodes, time.perf_counter() - start)
+        return GameSearchResult(best.move, best.score, best.depth, self.nodes, time.perf_counter() - start)
 
-    def _root(self, state: Searchable[Any], depth: int) -> tuple[float, Any]:
+    def _root(self, state: Searchable[M], depth: int) -> tuple[float, M]:
         alpha, beta = -WIN - 1.0, WIN + 1.0
-        best_move = None
+        best_move: M | None = None
         if depth == 1:
             self._root_moves = self._ordered(state, state.legal_moves(), state.key())
         scores = {}
@@ -150,9 +150,10 @@ class AlphaBeta:
         # all but the best, but a good guess).
         self._root_moves.sort(key=lambda m: -scores[m])
         self.table[state.key()] = _Entry(depth, alpha, _EXACT, best_move)
+        assert best_move is not None, "a position that is not over has a move"
         return alpha, best_move
 
-    def _negamax(self, state: Searchable[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _negamax(self, state: Searchable[M], depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
         if self.nodes & 255 == 0:
             self._check_limits()
@@ -163,7 +164,7 @@ class AlphaBeta:
         moves = state.legal_moves()
         key = state.key()
         entry = self.table.get(key)
-        tt_move = None
+        tt_move: M | None = None
         if entry is not None:
             tt_move = entry.move
             if entry.depth >= depth or abs(entry.score) >= PROVEN:
@@ -175,7 +176,8 @@ class AlphaBeta:
                 if entry.flag == _UPPER and score <= alpha:
                     return score
         original_alpha = alpha
-        best_score, best_move = -WIN - 1.0, None
+        best_score = -WIN - 1.0
+        best_move: M | None = None
         for move in self._ordered(state, moves, key, tt_move):
             state.push(move)
             try:
@@ -199,8 +201,8 @@ class AlphaBeta:
         return best_score
 
     def _ordered(
-        self, state: GameState[Any], moves: Sequence[Any], key: Hashable, tt_move: Any = None
-    ) -> list[Any]:
+        self, state: GameState[M], moves: Sequence[M], key: Hashable, tt_move: M | None = None
+    ) -> list[M]:
         if tt_move is None:
             entry = self.table.get(key)
             tt_move = entry.move if entry is not None else None
@@ -222,7 +224,7 @@ class AlphaBeta:
             raise SearchTimeout
 
 
-def _terminal_score(state: GameState[Any], ply: int) -> float:
+def _terminal_score(state: GameState[M], ply: int) -> float:
     winner = state.winner()
     if winner is None:
         winner = 1 - state.turn
@@ -252,7 +254,7 @@ class BudgetExceeded(Exception):
 
 
 def solve(
-    state: GameState[Any],
+    state: GameState[M],
     memo: dict[Hashable, bool] | None = None,
     *,
     budget: int | None = None,
@@ -299,7 +301,7 @@ def solve(
     return wins()
 
 
-def winning_moves(state: GameState[Any], memo: dict[Hashable, bool] | None = None) -> list[Any]:
+def winning_moves(state: GameState[M], memo: dict[Hashable, bool] | None = None) -> list[M]:
     """Every move after which the opponent (to move) loses with perfect play."""
     table: dict[Hashable, bool] = {} if memo is None else memo
     found = []

@@ -16,10 +16,7 @@ from queens_autosolve.actuator.plan import Click, ClickPlan, cell_steps, click_o
 from queens_autosolve.actuator.safety import check_certain
 from queens_autosolve.autosolve.onscreen import read
 from queens_autosolve.autosolve.pipeline import (
-    Options,
     Session,
-    Source,
-    Stopwatch,
     check_solvable,
     click,
     find_window,
@@ -28,12 +25,14 @@ from queens_autosolve.autosolve.pipeline import (
     put_pointer_back,
     solve,
 )
+from queens_autosolve.autosolve.records import Options, Source, Stopwatch
+from queens_autosolve.autosolve.run_report import reading_lines
 from queens_autosolve.capture import DesktopSession, Frame, load_image, open_desktop
 from queens_autosolve.capture.models import Pointer
-from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Position, Tier
+from queens_autosolve.solver.coach import Advice, Coach, CoachError, Hint, Tier
+from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision import BoardReading, CellState
-from queens_autosolve.vision.reading import TIGHT_LINE
+from queens_autosolve.vision import BoardReading
 
 VERIFY_TIMEOUT = 2.0  # s the page gets to show the step's marks after the clicks
 
@@ -66,19 +65,13 @@ class HintResult:
     applied: Applied | None = None
 
 
-def position_of(reading: BoardReading) -> Position:
-    """The player's board as read: queens (locked ones too) and X marks."""
-    marks = [(r, c) for r, row in enumerate(reading.states) for c, s in enumerate(row) if s is CellState.X]
-    return Position.of(reading.queens(), marks)
-
-
 def advise_reading(reading: BoardReading) -> Advice:
     """The coach's advice on a reading (CoachError unless the puzzle read has one solution; from
     an uncertain reading, the error says the reading may be the cause)."""
     puzzle = reading.puzzle()
     puzzle.validate()
     try:
-        return Coach(puzzle).advise(position_of(reading))
+        return Coach(puzzle).advise(reading.position())
     except CoachError as exc:
         if reading.is_certain:
             raise
@@ -105,7 +98,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
     if not source.live:
         if apply:
             raise UnsafeToClick("--apply makes the step on the live board; a screenshot file cannot be "
-                                "clicked (drop --image)")
+                                "clicked", "drop --image")
         assert source.image is not None
         frame = load_image(source.image)
         reading = read(frame)
@@ -167,14 +160,8 @@ def _check_shown(session: Session, step: Hint) -> tuple[str, ...]:
 
 def report_lines(result: HintResult) -> list[str]:
     """The advice for people: what was read, the mistakes or the next step, what was applied."""
-    frame, reading, advice = result.frame, result.reading, result.advice
-    where = f"window {frame.window.title!r}" if frame.window else frame.source.value
-    lines = [f"read a {reading.n}x{reading.n} board from the {where} (confidence {reading.confidence:.2f})"]
-    if reading.tight_crop:
-        lines.append(TIGHT_LINE)
-    if not reading.is_certain:
-        lines.append(reading.uncertain_line("the advice may be wrong"))
-    lines += advice.lines()
+    lines = reading_lines(result.frame, result.reading, "the advice may be wrong")
+    lines += result.advice.lines()
     if result.applied is not None:
         applied = result.applied
         verdict = "the board shows the step"

@@ -23,7 +23,7 @@ from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
 
 if TYPE_CHECKING:  # the pipeline and the page's server load only when the demo runs
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.records import Source
     from queens_autosolve.pages.practice import PracticeServer
 
 # The desktops `demo --desktop` plays on, each started when none of its kind is there.
@@ -56,7 +56,7 @@ def demo_puzzle(size: int, puzzle_file: str | None, seed: int | None = None) -> 
         from queens_autosolve.solver.formats import read_puzzles
 
         return read_puzzles(puzzle_file)[0]
-    from queens_autosolve.solver.generate import generate_puzzle
+    from queens_autosolve.solver.generator import generate_puzzle
 
     return generate_puzzle(size, rng=random.Random(seed))
 
@@ -80,7 +80,7 @@ def run_demo(
         from queens_autosolve.pages.sway import run_sway_demo
 
         return run_sway_demo(puzzle, dark=dark, keep_open=keep_open, show=show)
-    from queens_autosolve.autosolve.pipeline import Source
+    from queens_autosolve.autosolve.records import Source
     from queens_autosolve.pages.practice import PracticeServer
 
     setup: dict[str, float] = {}
@@ -137,7 +137,8 @@ def solve_live(
 ) -> DemoOutcome:
     """Run the pipeline on the page `server` serves, shown on `source`'s desktop, and ask the page
     whether it is solved; an error of the run is reported in the outcome (and --json)."""
-    from queens_autosolve.autosolve.pipeline import Options, run
+    from queens_autosolve.autosolve.pipeline import run
+    from queens_autosolve.autosolve.records import Options
     from queens_autosolve.autosolve.run_report import report_lines
     from queens_autosolve.pages.practice import PracticeTimeout
 

@@ -2,7 +2,7 @@
 
 The scripts are static: every subcommand, option and choice is written into them once, so a TAB
 costs the shell a lookup and never starts Python. (argcomplete would run the command on each TAB,
-and building the whole parser imports every stage: 0.9 s measured on the project machine.)
+and building the whole parser imports every stage, which takes most of a second: docs/notes.md.)
 Run `queens-autosolve completion SHELL` again after an upgrade to pick up new options.
 """
 
@@ -228,7 +228,7 @@ def _fish_option(option: OptionSpec) -> str:
         words += ["-r", "-F"]
     elif option.takes_value:
         words.append("-x")
-    return " ".join(words + ["-d", shlex.quote(_summary(option.help))])
+    return " ".join([*words, "-d", shlex.quote(_summary(option.help))])
 
 
 def _summary(text: str) -> str:

@@ -19,11 +19,9 @@ grown around; a *rival* is any other solution of the current map. Three steps:
 Every check is the solver's own: `solver.propagate.propagate` for the batches, and
 `solver.search.search_board` (on the half-grown map, intended solution skipped, with a node
 budget: `Budgets`) for rivals; a search that runs out only changes which move is made, and
-`count_solutions` proves every puzzle unique at the end. This replaced a second, small solver
-that lived here and checked each cell alone (issue 9). Checking each cell alone with the
-solver's dearer nodes was slower than that (30x30: 11.6 -> 15.2 s median), and checking
-batches by a two-node search with halving to find the culprit hardly faster (11.3 s): a
-propagation names the culprits at once. Same seed, same puzzle; but the map a seed makes
+`count_solutions` proves every puzzle unique at the end. Checking batches by propagation is
+faster than checking each cell alone (docs/notes.md): a propagation names the culprits at once.
+Same seed, same puzzle; but the map a seed makes
 depends on which rival a search meets first, so retuning the solver can change the puzzles a
 seed makes.
 

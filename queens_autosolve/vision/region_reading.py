@@ -117,7 +117,7 @@ def _same_hue(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """True where two RGB colours differ only in shade (one is the other darkened, as a hovered
     cell is): their RGB directions lie within about 3.5 degrees."""
     cos = (a * b).sum(axis=-1) / np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-6)
-    return cos > np.cos(np.radians(3.5))
+    return np.asarray(cos > np.cos(np.radians(3.5)))
 
 
 def read_regions(samples: BoardSamples, n: int) -> RegionReading:
@@ -191,7 +191,7 @@ def group_by_colour(lab: np.ndarray, labels: np.ndarray, count: int) -> np.ndarr
         else:
             group_of.append(len(firsts))
             firsts.append(area)
-    return np.array(group_of)[labels]
+    return np.asarray(np.array(group_of)[labels])
 
 
 def _same_colour(samples: BoardSamples, dr: int, dc: int, gap: np.ndarray) -> np.ndarray:

@@ -11,9 +11,8 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from queens_autosolve.twoplayer.game import outcome
+from queens_autosolve.twoplayer.game import M, S, outcome
 from queens_autosolve.twoplayer.players import Player
 
 
@@ -99,9 +98,9 @@ def elo_difference(wins: float, games: int) -> tuple[float, float]:
 
 
 def play_match(
-    new_game: Callable[[int], Any],
-    p1: Player,
-    p2: Player,
+    new_game: Callable[[int], S],
+    p1: Player[S, M],
+    p2: Player[S, M],
     games: int,
     *,
     on_game: Callable[[int, int], None] | None = None,
