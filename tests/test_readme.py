@@ -28,7 +28,7 @@ from live import practice_page, wait_until
 from queens_autosolve.autosolve.cli import build_parser
 from queens_autosolve.pages.browser import CHROMIUM_FLAGS, Xvfb, find_chromium, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.generator import generate_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
