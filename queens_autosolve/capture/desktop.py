@@ -111,7 +111,7 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
     chosen = choose_desktop(display, desktop, env)  # one of IMPLEMENTED, or an error
     if chosen == "wlroots":
         from queens_autosolve.capture.wlroots import (
-            WlrootsDesktop,  # pywayland, i3ipc: only for a wlroots session
+            WlrootsDesktop,  # pywayland: only for a wlroots session
         )
 
         return WlrootsDesktop(env)
