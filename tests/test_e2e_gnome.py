@@ -155,12 +155,11 @@ def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(gnome):
     assert running.returncode == 2, stderr
     assert "the page changed under the board" in stderr and "nothing more was clicked" in stderr, stderr
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
-    # Clicks land on the new page until its picture reaches the screen cast: Chromium runs the
-    # reloaded page 0.1 s after the reload, its picture came to us 0.7-3.0 s after it here
-    # (software rendering, a 2-core machine loaded 10-15), and the guard sees only pictures
-    # (6 runs: 2, 3, 2, 2, 3 and 6 clicks at 0.3 s apart; on X11 none, test_e2e_inflight). What
-    # must hold: the run stops once the new page shows, well before its 16 remaining clicks.
-    assert state.moves <= 10 and len(marked_cells(state)) <= 10, state
+    # Clicks land on the new page until its picture reaches the cast of the board's area (Chromium
+    # runs the reloaded page before mutter, rendering in software, shows it): 1-3 clicks here,
+    # 0.3 s apart (docs/wayland.md; on X11 none, test_e2e_inflight). The allowance is the most
+    # measured and 2 clicks of margin for a loaded machine.
+    assert state.moves <= 5 and len(marked_cells(state)) <= 5, state
 
 
 def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome):
