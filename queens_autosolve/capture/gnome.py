@@ -42,7 +42,7 @@ from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 
 if TYPE_CHECKING:
-    from queens_autosolve.capture.gnome_area import AreaCast
+    from queens_autosolve.capture.gnome_area import AreaStart
 
 BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
@@ -292,9 +292,10 @@ class GnomeDesktop:
         self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
         self.placed: Pointer | None = None
         self._warm, self._warm_since = False, 0.0
-        self.area: AreaCast | None = None  # the cast of the part of the monitor the checks grab
+        self.area: AreaStart | None = None  # the cast of the part of the monitor the checks grab
         self._areas = not self.cast.portal  # whether to cast areas: mutter's own API only
         self._env = env
+        self._bus_address = address
 
     def _start(self, connector: str) -> CastSession:
         """Mutter's own API where it lets us use it (a headless mutter); else the portal, which asks
@@ -324,7 +325,7 @@ class GnomeDesktop:
     def close(self) -> None:
         """Stop the streams and the sessions (mutter ends them when our connection closes)."""
         if self.area is not None:
-            self.area.stream.stop()
+            self.area.stop()
         self.stream.stop()
         self.bus.close()
 
@@ -382,35 +383,40 @@ class GnomeDesktop:
             clipped=rect.edges_outside(screen),
         )
 
+    def will_grab(self, rect: Rect) -> None:
+        """Start the cast of `rect`'s area now (see `_stream_for`), so its first frame comes while
+        the job solves and the warm-up runs out, not in the guard's first check."""
+        visible = rect.intersection(self.monitor.rect)
+        covered = self.area is not None and self.area.covers(visible)
+        if not visible.empty and visible != self.monitor.rect and not covered:
+            self._start_area(visible)
+
     def _stream_for(self, visible: Rect) -> tuple[FrameStream, Rect]:
-        """The stream to grab `visible` from, and the rectangle its frames show. A grab of a part
-        of the monitor (the guard's checks before each click, the reads after the clicks) starts a
-        cast of that part and a margin (`gnome_area`, mutter's own API only), which serves the
-        grabs inside it from its first frame on; the monitor's cast serves the others."""
+        """The stream to grab `visible` from, and the rectangle its frames show. A part of the
+        monitor (the guard's checks before each click, the reads after the clicks) comes from a
+        cast of that part and a margin (`gnome_area`, mutter's own API only; `will_grab` starts it,
+        else this grab does) once it has its first frame, 0.2-0.5 s after it starts: no grab
+        waits for it, the monitor's cast serves until then, and every grab of the whole monitor."""
         if visible != self.monitor.rect:
             if self.area is None or not self.area.covers(visible):
                 self._start_area(visible)
-            if self.area is not None and self.area.stream.has_frame():
+            stream = self.area.stream() if self.area is not None else None
+            if self.area is not None and stream is not None:
                 self._pause_monitor()
-                return self.area.stream, self.area.rect
+                return stream, self.area.rect
         return self._monitor_stream(), self.monitor.rect
 
     def _start_area(self, visible: Rect) -> None:
-        """Cast `visible` and a margin, and wait for its first frame (FIRST_AREA_FRAME at most:
-        the grabs go on from the monitor's cast without it)."""
-        from queens_autosolve.capture.gnome_area import FIRST_AREA_FRAME, AreaCast
+        """Start casting `visible` and a margin (its first frame comes 0.2-0.5 s later), unless an
+        area cast failed before on this mutter."""
+        from queens_autosolve.capture.gnome_area import AreaStart
 
         if self.area is not None:
-            self.area.stop(self.bus)
+            self._areas = not self.area.failed
+            self.area.stop()
             self.area = None
-        if not self._areas:
-            return
-        try:
-            self.area = AreaCast.start(self.bus, visible, self.monitor.rect, self._env)
-        except CaptureError:  # no area cast on this mutter
-            self._areas = False
-            return
-        self.area.stream.has_frame(FIRST_AREA_FRAME)
+        if self._areas:
+            self.area = AreaStart(self._bus_address, visible, self.monitor.rect, self._env)
 
     def _pause_monitor(self) -> None:
         """Stop reading the monitor's cast while the area's serves the grabs: mutter makes no

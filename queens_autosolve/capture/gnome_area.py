@@ -11,49 +11,86 @@ own API only: the portal of a real GNOME desktop casts monitors and windows, not
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from queens_autosolve.capture.errors import CaptureError
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.gnome import CURSOR_HIDDEN, SCREENCAST, FrameStream, MutterBus, stream_node
 
 # The margin on every side, as a share of the area's larger side: the reads after the clicks take
 # a margin of page around the board (a tenth of its side), and these grabs come from here too.
 AREA_MARGIN = 0.15
-FIRST_AREA_FRAME = 2.0  # s: the longest the first press waits for the area's first frame
+
+
+def area_around(wanted: Rect, monitor: Rect) -> Rect:
+    """`wanted` and AREA_MARGIN around it, within `monitor`, in even sizes."""
+    margin = round(AREA_MARGIN * max(wanted.width, wanted.height)) + 4
+    area = wanted.grown(margin).intersection(monitor)
+    return Rect(area.left, area.top, area.width - area.width % 2, area.height - area.height % 2)
 
 
 @dataclass
 class AreaCast:
-    """A started cast of `rect` (desktop coordinates) and the stream of its frames."""
+    """A started cast of `rect` (desktop coordinates), in a ScreenCast session of its own on a
+    D-Bus connection of its own, and the stream of its frames."""
 
+    bus: MutterBus
     session: str  # the ScreenCast session's object path
     rect: Rect
     stream: FrameStream
 
     @classmethod
-    def start(cls, bus: MutterBus, wanted: Rect, monitor: Rect, env: Mapping[str, str]) -> AreaCast:
-        """Cast `wanted` and AREA_MARGIN around it, within `monitor`."""
-        margin = round(AREA_MARGIN * max(wanted.width, wanted.height)) + 4
-        area = wanted.grown(margin).intersection(monitor)
-        area = Rect(area.left, area.top, area.width - area.width % 2, area.height - area.height % 2)
+    def start(cls, address: str, area: Rect, env: Mapping[str, str]) -> AreaCast:
+        bus = MutterBus(address)
         interface = f"{SCREENCAST}.Session"
-        (session,) = bus.call(SCREENCAST, "/org/gnome/Mutter/ScreenCast", SCREENCAST, "CreateSession",
-                              "a{sv}", ({},))
         try:
+            (session,) = bus.call(SCREENCAST, "/org/gnome/Mutter/ScreenCast", SCREENCAST, "CreateSession",
+                                  "a{sv}", ({},))
             (stream,) = bus.call(SCREENCAST, str(session), interface, "RecordArea", "iiiia{sv}",
                                  (area.left, area.top, area.width, area.height,
                                   {"cursor-mode": ("u", CURSOR_HIDDEN)}))
             node = stream_node(bus, str(stream),
                                lambda: bus.call(SCREENCAST, str(session), interface, "Start"))
-            return cls(str(session), area, FrameStream(node, area.width, area.height, env))
+            return cls(bus, str(session), area, FrameStream(node, area.width, area.height, env))
         except BaseException:
-            bus.call(SCREENCAST, str(session), interface, "Stop")
+            bus.close()  # mutter ends the session with the connection
             raise
+
+    def stop(self) -> None:
+        self.stream.stop()
+        self.bus.close()
+
+
+class AreaStart:
+    """An area cast being started on a thread of its own: its D-Bus calls and the wait for
+    PipeWire's stream take a tenth of a second that the job spends solving meanwhile."""
+
+    def __init__(self, address: str, wanted: Rect, monitor: Rect, env: Mapping[str, str]) -> None:
+        self.rect = area_around(wanted, monitor)
+        self.cast: AreaCast | None = None
+        self.failed = False
+        self._thread = threading.Thread(target=self._start, args=(address, dict(env)), name="area-cast",
+                                        daemon=True)
+        self._thread.start()
+
+    def _start(self, address: str, env: dict[str, str]) -> None:
+        try:
+            self.cast = AreaCast.start(address, self.rect, env)
+        except CaptureError:  # no area cast on this mutter: the monitor's serves every grab
+            self.failed = True
 
     def covers(self, rect: Rect) -> bool:
         return self.rect.intersection(rect) == rect
 
-    def stop(self, bus: MutterBus) -> None:
-        self.stream.stop()
-        bus.call(SCREENCAST, self.session, f"{SCREENCAST}.Session", "Stop")
+    def stream(self) -> FrameStream | None:
+        """The area's stream once it has its first frame, else None (not yet, or never)."""
+        if self._thread.is_alive() or self.cast is None or not self.cast.stream.has_frame():
+            return None
+        return self.cast.stream
+
+    def stop(self) -> None:
+        self._thread.join()
+        if self.cast is not None:
+            self.cast.stop()

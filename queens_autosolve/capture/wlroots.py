@@ -179,6 +179,9 @@ class WlrootsDesktop:
                   rect.width, rect.height)
         return self.copies.grab(output.proxy, region)
 
+    def will_grab(self, rect: Rect) -> None:
+        """Nothing to prepare: a screen copy of any region waits for the same next frame."""
+
     def grab_window(self, window: WindowRecord) -> Frame:
         return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
 
