@@ -14,12 +14,15 @@ import sys
 import time
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from conftest import require_tool
 from gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
-from live import marked_cells
+from live import marked_cells, wait_until
 
+from queens_autosolve.autosolve import pipeline
 from queens_autosolve.capture.gnome import GnomeDesktop
+from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.pages.practice import region_colours
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
@@ -57,6 +60,25 @@ def test_a_grab_shows_the_page_as_it_paints_it(gnome):
                 pixel = frame.rgb[round(y), round(x)].astype(int)
                 wanted = rgb_of(colours[puzzle.regions[r][c]])
                 assert max(abs(pixel - wanted)) <= 2, (r, c, pixel, wanted)
+
+
+def test_the_boards_grabs_come_from_a_cast_of_its_area_showing_what_the_monitors_shows(gnome):
+    """`will_grab` casts the board's area and a margin (mutter's RecordArea): from its first frame
+    on, a grab of the board comes from it, pixel for pixel what the monitor's cast shows there, and
+    the monitor's cast is paused until the whole monitor is grabbed again."""
+    puzzle = puzzle_of(9, 8)
+    with page_on_gnome(gnome, puzzle) as (_, first), GnomeDesktop(gnome.env) as desktop:
+        board = pipeline.board_on_screen(first, pipeline.read(first))
+        desktop.will_grab(board)
+        wait_until(lambda: desktop.area is not None and desktop.area.stream() is not None, timeout=10,
+                   what="the area cast's first frame")
+        assert desktop.area.covers(board.grown(max(board.width, board.height) // 10 + 4))
+        ours = desktop.grab(board, source=FrameSource.WINDOW)
+        assert desktop.stream.process.poll() is not None, "the monitor's cast still runs"
+        whole = desktop.grab_screen()
+    assert ours.rect == board and whole.rect == desktop.monitor.rect
+    at = (slice(board.top, board.bottom), slice(board.left, board.right))
+    assert np.array_equal(ours.raw[..., :3], whole.raw[at][..., :3])
 
 
 def test_a_click_lands_on_the_cell_it_was_sent_to(gnome):
