@@ -17,12 +17,13 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 from conftest import require_tool
 from desktops import FIREFOX_NAMES
-from live import wait_until
+from live import marked_cells, wait_until
 from PIL import Image
 from wayland import (
     WaylandFirefox,
@@ -247,6 +248,55 @@ def test_a_window_moved_while_the_tool_clicks_gets_no_more_clicks(sway, chromium
     assert "moved" in err and "nothing more was clicked" in err, err
     assert_one_line(err)
     assert not state.solved and 4 <= state.moves < 18, state.states
+
+
+def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(sway, chromium):
+    """The guard's grab before every click (each taken after the click before it was sent) sees
+    the reloaded page before the next click, as on X11 (test_e2e_inflight)."""
+    puzzle, other = puzzle_of(9, 5), puzzle_of(9, 6)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        tool = start_cli(sway, "--delay", "0.3")
+        try:
+            server.wait_for(lambda state: state.moves >= 2, timeout=20)
+            server.replace_puzzle(other)
+            chromium.evaluate("location.reload()")
+            out, err = tool.communicate(timeout=60)
+        finally:
+            if tool.poll() is None:
+                tool.kill()
+        time.sleep(0.5)  # a click sent after the change would be on the page by now
+        state = server.state()
+    print(f"clicks that landed on the reloaded page: {state.moves}")
+    assert tool.returncode == 2, out + err
+    assert "the page changed under the board" in err and "nothing more was clicked" in err, err
+    assert_one_line(err)
+    assert state.moves == 0 and not marked_cells(state), state
+
+
+def test_a_window_that_comes_over_the_board_during_the_clicks_gets_none(sway, chromium):
+    """Every click the tool says it made reached the page: none went to the window over the board.
+    The window does not take the focus (sway gives a new window the focus, which stops the clicks
+    by itself): the guard's grab must see it."""
+    puzzle = puzzle_of(9, 7)
+    sway.swaymsg('no_focus [title="^Reminder$"]')
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        board = board_of(sway)
+        over = (board.left + board.width // 4, board.top + board.height // 4)
+        tool = start_cli(sway, "--delay", "0.3")
+        try:
+            server.wait_for(lambda state: state.moves >= 4, timeout=20)
+            with xmessage(sway, "Reminder", at=over):
+                out, err = tool.communicate(timeout=60)
+                time.sleep(0.5)
+                state = server.state()
+        finally:
+            if tool.poll() is None:
+                tool.kill()
+    made = re.search(r"stopped after (\d+) of 18 clicks", err)
+    assert tool.returncode == 2 and made, out + err
+    assert "nothing more was clicked" in err and "Reminder" in err, err
+    assert_one_line(err)
+    assert state.moves == int(made.group(1)) and not state.solved, state
 
 
 @pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])

@@ -326,6 +326,8 @@ def run_from_reading(
     target = window
     if source.screen and not options.dry_run:
         target = _window_showing(desktop, frame, reading, options)
+    if not options.dry_run and reading.is_certain:
+        desktop.will_grab(board_on_screen(frame, reading))  # the guard's grabs, made ready while it solves
     with watch.stage("solve"):
         solved = solve(reading)
     if options.dry_run:

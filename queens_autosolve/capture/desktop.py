@@ -73,6 +73,10 @@ class DesktopSession(Protocol):
 
     def grab_window(self, window: WindowRecord) -> Frame: ...
 
+    def will_grab(self, rect: Rect) -> None:
+        """The job will grab `rect` (the board) again and again from now on, between its clicks: a
+        desktop that can serve such grabs faster gets ready now (GNOME: a cast of that area)."""
+
     def grab_screen(self) -> Frame: ...
 
     # --- the pointer, the buttons, the wheel --------------------------------------------------
@@ -111,7 +115,7 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
     chosen = choose_desktop(display, desktop, env)  # one of IMPLEMENTED, or an error
     if chosen == "wlroots":
         from queens_autosolve.capture.wlroots import (
-            WlrootsDesktop,  # pywayland, i3ipc: only for a wlroots session
+            WlrootsDesktop,  # pywayland: only for a wlroots session
         )
 
         return WlrootsDesktop(env)

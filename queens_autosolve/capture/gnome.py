@@ -31,14 +31,18 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from queens_autosolve.capture.errors import CaptureError, WindowOffScreenError
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+
+if TYPE_CHECKING:
+    from queens_autosolve.capture.gnome_area import AreaStart
 
 BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
@@ -149,8 +153,6 @@ class CastSession:
 def start_cast(bus: MutterBus, connector: str = "") -> CastSession:
     """Create and start a RemoteDesktop session with a ScreenCast of the monitor `connector`
     ("": the primary one); return once PipeWire has the stream's node."""
-    from jeepney import MatchRule, message_bus
-
     (remote,) = bus.call(REMOTE_DESKTOP, "/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, "CreateSession")
     remote_iface = f"{REMOTE_DESKTOP}.Session"
     session_id = bus.get(REMOTE_DESKTOP, str(remote), remote_iface, "SessionId")
@@ -158,21 +160,30 @@ def start_cast(bus: MutterBus, connector: str = "") -> CastSession:
                        ({"remote-desktop-session-id": ("s", session_id)},))
     (stream,) = bus.call(SCREENCAST, str(cast), f"{SCREENCAST}.Session", "RecordMonitor", "sa{sv}",
                          (connector, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+    node = stream_node(bus, str(stream), lambda: bus.call(REMOTE_DESKTOP, str(remote), remote_iface, "Start"))
+    parameters = bus.get(SCREENCAST, str(stream), f"{SCREENCAST}.Stream", "Parameters")
+    assert isinstance(parameters, dict)
+    (left, top), (width, height) = parameters["position"][1], parameters["size"][1]
+    name = parameters.get("output-name", ("s", connector or "primary"))[1]
+    return CastSession(str(remote), str(stream), node, Rect(left, top, width, height), name)
+
+
+def stream_node(bus: MutterBus, stream: str, start: Callable[[], object]) -> int:
+    """Call `start` (which starts the session of the ScreenCast `stream`) and return the PipeWire
+    node mutter then announces for the stream."""
+    from jeepney import MatchRule, message_bus
+
     rule = MatchRule(type="signal", interface=f"{SCREENCAST}.Stream", member="PipeWireStreamAdded",
-                     path=str(stream))
+                     path=stream)
     bus.connection.send_and_get_reply(message_bus.AddMatch(rule))
     with bus.connection.filter(rule) as queue:
-        bus.call(REMOTE_DESKTOP, str(remote), remote_iface, "Start")
+        start()
         try:
             signal = bus.connection.recv_until_filtered(queue, timeout=5)
         except TimeoutError:
             raise CaptureError("mutter started the screen cast but PipeWire gave it no stream within 5 s; "
                                "is PipeWire running in this session?") from None
-    parameters = bus.get(SCREENCAST, str(stream), f"{SCREENCAST}.Stream", "Parameters")
-    assert isinstance(parameters, dict)
-    (left, top), (width, height) = parameters["position"][1], parameters["size"][1]
-    name = parameters.get("output-name", ("s", connector or "primary"))[1]
-    return CastSession(str(remote), str(stream), int(signal.body[0]), Rect(left, top, width, height), name)
+    return int(signal.body[0])
 
 
 class FrameStream:
@@ -235,6 +246,12 @@ class FrameStream:
                                    "and gstreamer1.0-plugins-base installed?")
             return self._newest
 
+    def has_frame(self, timeout: float = 0.0) -> bool:
+        """Whether a frame has come, waiting up to `timeout` seconds for the first."""
+        with self._ready:
+            return self._ready.wait_for(lambda: self._newest is not None or self.process.poll() is not None,
+                                        timeout) and self._newest is not None
+
     @property
     def frames(self) -> int:
         """How many frames have come so far."""
@@ -275,6 +292,10 @@ class GnomeDesktop:
         self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
         self.placed: Pointer | None = None
         self._warm, self._warm_since = False, 0.0
+        self.area: AreaStart | None = None  # the cast of the part of the monitor the checks grab
+        self._areas = not self.cast.portal  # whether to cast areas: mutter's own API only
+        self._env = env
+        self._bus_address = address
 
     def _start(self, connector: str) -> CastSession:
         """Mutter's own API where it lets us use it (a headless mutter); else the portal, which asks
@@ -302,7 +323,9 @@ class GnomeDesktop:
         self.close()
 
     def close(self) -> None:
-        """Stop the stream and the sessions (mutter ends them when our connection closes)."""
+        """Stop the streams and the sessions (mutter ends them when our connection closes)."""
+        if self.area is not None:
+            self.area.stop()
         self.stream.stop()
         self.bus.close()
 
@@ -340,24 +363,74 @@ class GnomeDesktop:
         return [Monitor(0, self.monitor.rect), Monitor(1, self.monitor.rect)]
 
     def grab(self, rect: Rect, *, source: FrameSource, window: WindowRecord | None = None) -> Frame:
-        """The pixels of `rect` (clipped to the monitor) from the newest frame of the stream.
+        """The pixels of `rect` (clipped to the monitor) from the newest frame of a stream: the cast
+        of the area the checks grab when it covers `rect` (see `_stream_for`), else the monitor's.
 
-        The newest frame is what mutter last painted and sent: on this headless mutter (software
-        rendering, 80% of a core on the cast, a loaded 2-core machine) a page's change reached it
-        0.1-0.9 s after Chromium painted it, where an X11 grab shows it at once. So the checks
-        before each click see the page that late (see the README: a reloaded page took 1-3
-        clicks before the run stopped)."""
+        The newest frame is what mutter last painted and sent, later than the screen shows it:
+        on the headless mutter here (software rendering) a page's change reached the monitor's
+        cast a good part of a second after Chromium painted it, the area's sooner
+        (docs/wayland.md). So the checks before each click see the page that late."""
         screen = self.monitor.rect
         visible = rect.intersection(screen)
         if visible.empty:
             raise WindowOffScreenError(f"{rect} lies outside the monitor {screen}; nothing to grab there")
-        whole = self.stream.newest()
-        x, y = visible.left - screen.left, visible.top - screen.top
+        stream, origin = self._stream_for(visible)
+        whole = stream.newest()
+        x, y = visible.left - origin.left, visible.top - origin.top
         return Frame(
             raw=whole[y : y + visible.height, x : x + visible.width],  # a view: frames are never written
             rect=visible, source=source, window=window, monitor=Monitor(1, screen),
             clipped=rect.edges_outside(screen),
         )
+
+    def will_grab(self, rect: Rect) -> None:
+        """Start the cast of `rect`'s area now (see `_stream_for`), so its first frame comes while
+        the job solves and the warm-up runs out, not in the guard's first check."""
+        visible = rect.intersection(self.monitor.rect)
+        covered = self.area is not None and self.area.covers(visible)
+        if not visible.empty and visible != self.monitor.rect and not covered:
+            self._start_area(visible)
+
+    def _stream_for(self, visible: Rect) -> tuple[FrameStream, Rect]:
+        """The stream to grab `visible` from, and the rectangle its frames show. A part of the
+        monitor (the guard's checks before each click, the reads after the clicks) comes from a
+        cast of that part and a margin (`gnome_area`, mutter's own API only; `will_grab` starts it,
+        else this grab does) once it has its first frame, 0.2-0.5 s after it starts: no grab
+        waits for it, the monitor's cast serves until then, and every grab of the whole monitor."""
+        if visible != self.monitor.rect:
+            if self.area is None or not self.area.covers(visible):
+                self._start_area(visible)
+            stream = self.area.stream() if self.area is not None else None
+            if self.area is not None and stream is not None:
+                self._pause_monitor()
+                return stream, self.area.rect
+        return self._monitor_stream(), self.monitor.rect
+
+    def _start_area(self, visible: Rect) -> None:
+        """Start casting `visible` and a margin (its first frame comes 0.2-0.5 s later), unless an
+        area cast failed before on this mutter."""
+        from queens_autosolve.capture.gnome_area import AreaStart
+
+        if self.area is not None:
+            self._areas = not self.area.failed
+            self.area.stop()
+            self.area = None
+        if self._areas:
+            self.area = AreaStart(self._bus_address, visible, self.monitor.rect, self._env)
+
+    def _pause_monitor(self) -> None:
+        """Stop reading the monitor's cast while the area's serves the grabs: mutter makes no
+        frames for a cast nobody reads, and making them is what slows its painting here."""
+        if self.stream.process.poll() is None:
+            self.stream.stop()
+
+    def _monitor_stream(self) -> FrameStream:
+        """The monitor's cast, read again if it was paused."""
+        if self.stream.process.poll() is not None:
+            cast = self.cast
+            self.stream = FrameStream(cast.node, cast.rect.width, cast.rect.height, self._env,
+                                      cast.pipewire_fd)
+        return self.stream
 
     def grab_window(self, window: WindowRecord) -> Frame:
         return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
@@ -383,9 +456,12 @@ class GnomeDesktop:
 
     def prepare_input(self) -> None:
         """The warm-up move (to the monitor's bottom right corner, away from any board and from
-        GNOME's hot corner); the first press waits until WARM_UP has passed since (`_warmed`),
-        so the wait for the stream's first frame and the reading in between cost nothing."""
+        GNOME's hot corner); the first press waits until WARM_UP has passed since, so the wait for
+        the stream's first frame and the reading in between cost nothing. Called again (the
+        clicks about to start), it waits out what is left of WARM_UP: then the guard's check
+        before the first click comes after the wait, not before it."""
         if self._warm:
+            self._warmed()
             return
         rect = self.monitor.rect
         self.move_pointer(rect.right - 2, rect.bottom - 2)
@@ -393,7 +469,8 @@ class GnomeDesktop:
         self.stream.newest()  # the stream's first frame meanwhile, outside the timed stages
 
     def _warmed(self) -> None:
-        self.prepare_input()
+        if not self._warm:
+            self.prepare_input()
         time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
 
     def click(self, x: int, y: int) -> None:

@@ -11,12 +11,10 @@ generates them ahead (and prints where).
 
 from __future__ import annotations
 
-import compileall
 import hashlib
 import importlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -47,6 +45,9 @@ def protocol_modules() -> tuple[ModuleType, ModuleType]:
 def generate(target: Path) -> None:
     """Run pywayland's scanner on the definitions into package directory `target` (written
     beside it first and renamed into place, so two runs at once never see half a package)."""
+    import compileall  # here, not at the top: every run but the first imports the modules only
+    import tempfile
+
     from pywayland.scanner.protocol import Protocol
 
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 """The wlroots desktop (`capture.desktop.DesktopSession` on sway, a wlroots compositor): windows
-from sway's IPC tree (i3ipc), pixels through `zwlr_screencopy_manager_v1`, the pointer,
+from sway's IPC tree, pixels through `zwlr_screencopy_manager_v1`, the pointer,
 the buttons and the wheel through `zwlr_virtual_pointer_manager_v1` (pywayland; the protocol
 modules come from `capture.wlr_protocols`).
 
@@ -15,7 +15,6 @@ click is sent as a move to its cell first, so a click never lands where the user
 
 from __future__ import annotations
 
-import mmap
 import os
 import time
 from collections.abc import Mapping
@@ -24,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from queens_autosolve.capture.errors import CaptureError, NoDisplayError, WindowOffScreenError
+from queens_autosolve.capture.errors import NoDisplayError, WindowOffScreenError
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+from queens_autosolve.capture.screencopy import ScreenCopy
 from queens_autosolve.capture.sway_windows import FocusWatch, SwayWindows
 from queens_autosolve.capture.windows import choose_window
 
@@ -34,13 +34,9 @@ BUTTON_LEFT = 0x110  # linux/input-event-codes.h BTN_LEFT
 PRESSED, RELEASED = 1, 0
 AXIS_VERTICAL, AXIS_HORIZONTAL, AXIS_SOURCE_WHEEL = 0, 1, 0
 NOTCH = 15.0  # the axis value of one wheel notch, as libinput reports a mouse wheel
-# The first click through a new virtual pointer can be lost while the client picks the new device
-# up (issue 35 measured it, and 405 of 405 clicks landing after a move and 100 ms). Here the warm-up
-# move, then reading the board (30-100 ms) before the first click, lost none with no sleep at all
-# (30 of 30 runs of 7x7 and 9x9 boards in one round, 20 of them fresh processes); this sleep is
-# a margin over that.
-WARM_UP = 0.05
-SHM_FORMATS = {0: "ARGB8888", 1: "XRGB8888"}  # wl_shm.format: 32-bit, B G R A/X in memory
+# s from the warm-up move to the first press or wheel turn: the first click through a new virtual
+# pointer is lost while the browser takes the new device (docs/wayland.md: the gaps measured)
+WARM_UP = 0.03
 
 
 @dataclass(frozen=True)
@@ -63,14 +59,13 @@ class WlrootsDesktop:
         self.sway = SwayWindows.connect(self.env)
         self.display, self.registry, self.globals = _connect(self.env)
         self.outputs = self._bind_outputs()
-        self.screencopy = self._bind("zwlr_screencopy_manager_v1")
-        self.shm = self._bind("wl_shm")
+        self.copies = ScreenCopy(self.display, self._bind("zwlr_screencopy_manager_v1"), self._bind("wl_shm"))
         self._pointer: Any = None
-        self._buffers: dict[tuple[int, int, int, int], tuple[Any, mmap.mmap]] = {}
         self.placed: Pointer | None = None
         self._own_focus: set[int] = set()  # windows focused by this run's own clicks, or before it
         self._focus_watch: FocusWatch | None = None  # sway's focus events, from prepare_input on
         self._taken_by: list[int] = []  # windows the focus went to that this run did not click
+        self._warm_since = 0.0  # when prepare_input's warm-up move was sent
 
     def __enter__(self) -> WlrootsDesktop:
         return self
@@ -82,9 +77,7 @@ class WlrootsDesktop:
         if self._pointer is not None:
             self._pointer.destroy()
             self._pointer = None
-        for _, memory in self._buffers.values():
-            memory.close()
-        self._buffers.clear()
+        self.copies.close()
         if self._focus_watch is not None:
             self._focus_watch.close()
         self.display.flush()
@@ -181,51 +174,13 @@ class WlrootsDesktop:
                      monitor=Monitor(index, output.rect), clipped=rect.edges_outside(output.rect))
 
     def _capture(self, output: Output, rect: Rect) -> np.ndarray:
-        """One screencopy frame of `rect` (layout points) of `output`: H x W x 4, B G R X."""
-        local = (rect.left - output.rect.left, rect.top - output.rect.top, rect.width, rect.height)
-        frame = self.screencopy.capture_output_region(0, output.proxy, *local)
-        got: dict[str, Any] = {}
-        frame.dispatcher["buffer"] = lambda _f, fmt, w, h, stride: got.update(shape=(fmt, w, h, stride))
-        frame.dispatcher["flags"] = lambda _f, flags: got.update(flags=flags)
-        frame.dispatcher["ready"] = lambda _f, *_t: got.update(ready=True)
-        frame.dispatcher["failed"] = lambda _f: got.update(failed=True)
-        try:
-            while "shape" not in got and "failed" not in got:
-                self.display.dispatch(block=True)
-            if "failed" in got:
-                raise CaptureError(f"the compositor failed to copy {rect} of the screen; run again")
-            fmt, width, height, stride = got["shape"]
-            if fmt not in SHM_FORMATS:
-                raise CaptureError(f"the compositor offers screen copies in wl_shm format {fmt:#x}, "
-                                   "which this tool does not read (it reads ARGB8888 and XRGB8888)")
-            buffer, memory = self._buffer(fmt, width, height, stride)
-            frame.copy(buffer)
-            while "ready" not in got and "failed" not in got:
-                self.display.dispatch(block=True)
-            if "failed" in got:
-                raise CaptureError(f"the compositor failed to copy {rect} of the screen; run again")
-        finally:
-            frame.destroy()
-        pixels = np.frombuffer(memory, np.uint8, count=stride * height).reshape(height, stride // 4, 4)
-        pixels = pixels[:, :width].copy()  # the buffer is reused by the next grab
-        return np.asarray(pixels[::-1].copy() if got.get("flags", 0) & 1 else pixels)  # y_invert
+        """One screen copy of `rect` (layout points) of `output`: H x W x 4, B G R X."""
+        region = (self.outputs.index(output), rect.left - output.rect.left, rect.top - output.rect.top,
+                  rect.width, rect.height)
+        return self.copies.grab(output.proxy, region)
 
-    def _buffer(self, fmt: int, width: int, height: int, stride: int) -> tuple[Any, mmap.mmap]:
-        """A wl_buffer in shared memory of this shape, made once and reused."""
-        key = (fmt, width, height, stride)
-        if key not in self._buffers:
-            size = stride * height
-            fd = os.memfd_create("queens-screencopy")
-            try:
-                os.ftruncate(fd, size)
-                memory = mmap.mmap(fd, size)
-                pool = self.shm.create_pool(fd, size)
-                buffer = pool.create_buffer(0, width, height, stride, fmt)
-                pool.destroy()
-            finally:
-                os.close(fd)
-            self._buffers[key] = (buffer, memory)
-        return self._buffers[key]
+    def will_grab(self, rect: Rect) -> None:
+        """Nothing to prepare: a screen copy of any region waits for the same next frame."""
 
     def grab_window(self, window: WindowRecord) -> Frame:
         return self.grab(window.rect, source=FrameSource.WINDOW, window=window)
@@ -242,8 +197,9 @@ class WlrootsDesktop:
 
     def prepare_input(self) -> None:
         """Create the virtual pointer and warm it up: one move to the screen's bottom-right
-        corner (away from any board) and WARM_UP seconds, so the browser has taken the new
-        device before the first click. From here on sway's focus events are watched."""
+        corner (away from any board); the first press or wheel turn waits until WARM_UP has
+        passed since (`_warmed`), so reading the board meanwhile costs nothing. From here on
+        sway's focus events are watched."""
         if self._pointer is not None:
             return
         manager = self._bind("zwlr_virtual_pointer_manager_v1")
@@ -251,7 +207,11 @@ class WlrootsDesktop:
         screen = self.monitors()[0].rect
         self._focus_watch = FocusWatch(self.sway.path)
         self.move_pointer(screen.left + screen.width - 1, screen.top + screen.height - 1)
-        time.sleep(WARM_UP)
+        self._warm_since = time.monotonic()
+
+    def _warmed(self) -> None:
+        self.prepare_input()
+        time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
 
     def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
         """Move the pointer to (x, y). The compositor does not report where it went: the move is
@@ -259,6 +219,7 @@ class WlrootsDesktop:
         if self._pointer is None:
             self.prepare_input()
         screen = self.monitors()[0].rect
+        self.copies.input_sent()
         self._pointer.motion_absolute(_now_ms(), x - screen.left, y - screen.top, screen.width, screen.height)
         self._pointer.frame()
         self.display.flush()
@@ -283,6 +244,7 @@ class WlrootsDesktop:
         if not self._own_focus:
             clicked = self.window_at(x, y)
             self._own_focus.add(clicked.wid if clicked is not None else 0)
+        self._warmed()
         pointer = self._pointer
         screen = self.monitors()[0].rect
         pointer.motion_absolute(_now_ms(), x - screen.left, y - screen.top, screen.width, screen.height)
@@ -291,11 +253,12 @@ class WlrootsDesktop:
         pointer.frame()
         pointer.button(_now_ms(), BUTTON_LEFT, RELEASED)
         pointer.frame()
+        self.copies.ask_ahead()  # after the click's events: the guard's next grab, on its way now
         self.display.flush()
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
-        if self._pointer is None:
-            self.prepare_input()
+        self._warmed()
+        self.copies.input_sent()
         for axis, notches in ((AXIS_VERTICAL, down), (AXIS_HORIZONTAL, right)):
             if notches:
                 self._pointer.axis_source(AXIS_SOURCE_WHEEL)

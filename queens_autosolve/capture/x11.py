@@ -238,6 +238,9 @@ class X11Desktop:
 
     # --- the buttons and the wheel, through pyautogui on this display's own connection ----------
 
+    def will_grab(self, rect: Rect) -> None:
+        """Nothing to prepare: an X11 grab of any rectangle is as quick."""
+
     def prepare_input(self) -> None:
         """Load pyautogui now, sharing this display's connection (tens of ms), so that no timed
         stage pays for it; a pyautogui without a platform backend to press through is refused
