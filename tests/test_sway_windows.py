@@ -10,6 +10,7 @@ import struct
 import threading
 import time
 
+import i3ipc
 import pytest
 
 from queens_autosolve.capture.errors import NoDisplayError
@@ -33,7 +34,7 @@ def workspace(con_id: int, name: str, tiled: list[dict], floating: list[dict]) -
             "height": 1080}, "nodes": tiled, "floating_nodes": floating}
 
 
-def tree() -> dict:
+def tree() -> i3ipc.Con:
     shown = workspace(4, "1", [window(7, "Editor", (0, 0, 1920, 1080), app_id="org.gnome.gedit",
                                       kind="con")],
                       [window(5, "Queens | Practice - Chromium", (100, 50, 1168, 998), app_id="chromium"),
@@ -49,7 +50,7 @@ def tree() -> dict:
                 {"id": 3, "type": "output", "name": "HEADLESS-1", "current_workspace": "1",
                  "nodes": [shown, hidden], "floating_nodes": [],
                  "rect": {"x": 0, "y": 0, "width": 1920, "height": 1080}}]}
-    return data
+    return i3ipc.Con(data, None, None)
 
 
 def test_windows_are_listed_bottom_to_top_tiled_before_floating():

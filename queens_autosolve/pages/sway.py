@@ -111,8 +111,7 @@ class Sway:
 
     def _wait_ready(self) -> None:
         """Wait until sway's IPC answers (0.1-0.2 s) and its Wayland socket is there."""
-        from queens_autosolve.capture.errors import NoDisplayError
-        from queens_autosolve.capture.sway_windows import SwayIpc
+        import i3ipc
 
         assert self.runtime is not None and self.process is not None
         deadline = time.monotonic() + self.timeout
@@ -123,12 +122,8 @@ class Sway:
             displays = sorted(p for p in self.runtime.glob("wayland-*") if not p.name.endswith(".lock"))
             if sockets and displays:
                 try:
-                    ipc = SwayIpc(str(sockets[0]))
-                    try:
-                        ipc.request(SwayIpc.GET_VERSION)
-                    finally:
-                        ipc.close()
-                except (OSError, NoDisplayError):
+                    i3ipc.Connection(socket_path=str(sockets[0])).get_version()
+                except (OSError, ConnectionError):
                     pass
                 else:
                     self.swaysock, self.wayland_display = str(sockets[0]), str(displays[0])
@@ -173,14 +168,10 @@ class Sway:
 
     def swaymsg(self, *command: str) -> None:
         """Run a sway command (e.g. "[app_id=chromium] move position 100 50")."""
-        from queens_autosolve.capture.sway_windows import SwayIpc
+        import i3ipc
 
-        ipc = SwayIpc(self.swaysock)
-        try:
-            replies = ipc.request(SwayIpc.RUN_COMMAND, " ".join(command))
-        finally:
-            ipc.close()
-        failed = [r.get("error") for r in replies if not r.get("success")]
+        replies = i3ipc.Connection(socket_path=self.swaysock).command(" ".join(command))
+        failed = [r.error for r in replies if not r.success]
         if failed:
             raise StageError(f"swaymsg {' '.join(command)}: {'; '.join(str(f) for f in failed)}")
 
