@@ -37,7 +37,7 @@ from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
 from queens_autosolve.autosolve.pipeline import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter
-from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
@@ -120,6 +120,7 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
     watcher's share of a core while the page holds still (before Start, after the last board)."""
     puzzles = [generate_puzzle(n, rng=random.Random(1000 + i)) for i in range(boards)]
     page_ms: list[float] = []
+    states: list[PageState] = []
     with PracticeServer(puzzles[0], start_screen=True, win_screen="none", next_puzzles=puzzles[1:]) as server:
         browser.open(server.url)
         server.wait_for(lambda s: s.reports > 0, timeout=20)
@@ -140,6 +141,7 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
                     raise SystemExit(f"board {board} not solved: {said}") from None
                 watch.wait_for_line(f'"board": {board + 1},')
                 page_ms.append(float(state.shown_to_solved_ms or 0.0))
+                states.append(state)
             idle_solved = core_share(watch.process.pid, idle)
             watch.interrupt()
         finally:
@@ -147,14 +149,42 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
     lines = [json.loads(line) for line in watch.out if line.startswith('{"board"')]
     stages = {name: statistics.median(1000 * (line["timings"] or {}).get(name, 0.0) for line in lines)
               for name in ("grab", "read", "solve", "plan", "click")}
+    steps = [{**breakdown(state, line.get("marks") or {}),
+              "stages": {k: round(1000 * v, 1) for k, v in (line["timings"] or {}).items()}}
+             for state, line in zip(states, lines)]
     return {
         "boards": boards, "page_shown_to_solved_ms": [round(ms, 1) for ms in page_ms],
+        "breakdown_ms": steps,
+        "breakdown_median_ms": {name: statistics.median(step[name] for step in steps) for name in STEPS},
+        "load_average": os.getloadavg()[0],
         "solved_by_watch": sum(1 for line in lines if line["ok"]),
         "seen_to_last_click_median_ms": statistics.median(1000 * line["to_last_click"] for line in lines),
         "stage_median_ms": stages,
         "median_ms": statistics.median(page_ms), "max_ms": max(page_ms),
         "idle_core_share_start_screen": idle_start, "idle_core_share_solved_board": idle_solved,
         "idle_seconds": idle,
+    }
+
+
+# Each board's way from shown to solved, in ms after the page painted it (page clock): `watch`
+# saw the window change, began the read that found the board, ended it; the page's first press,
+# and the press that solved it.
+STEPS = ("changed", "read", "read_done", "first_press", "solved")
+
+
+def breakdown(state: PageState, marks: dict[str, float]) -> dict[str, float]:
+    """One board's STEPS (and `reads`, the full reads it took), `watch`'s wall-clock marks set on
+    the page's clock through its time origin."""
+    shown, origin = state.shown_ms or 0.0, state.time_origin_ms or 0.0
+
+    def page(wall: float) -> float:
+        return round(wall * 1000 - origin - shown, 1)
+
+    return {
+        "changed": page(marks.get("changed", 0.0)), "read": page(marks.get("read", 0.0)),
+        "read_done": page(marks.get("read_done", 0.0)),
+        "first_press": round((state.first_press_ms or 0.0) - shown, 1),
+        "solved": round(float(state.shown_to_solved_ms or 0.0), 1), "reads": marks.get("reads", 0),
     }
 
 
@@ -252,6 +282,9 @@ def watch_lines(watched: dict[str, Any], n: int) -> list[str]:
         f"board shown -> solved median {watched['median_ms']:.0f} ms (target 100), "
         f"max {watched['max_ms']:.0f} ms (target 250)",
         f"per board (ms): {watched['page_shown_to_solved_ms']}",
+        "median ms after the board was painted (page clock): "
+        + ", ".join(f"{name} {ms:.0f}" for name, ms in watched["breakdown_median_ms"].items()),
+        f"load average (1 min) at the end: {watched['load_average']:.1f}",
         f"solved by watch: {watched['solved_by_watch']}/{watched['boards']}; on watch's clock, board seen "
         f"-> last click median {watched['seen_to_last_click_median_ms']:.0f} ms; stage medians after its "
         f"first read (ms): {stages}",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
@@ -94,6 +94,22 @@ def sample_lines(
 
 
 @dataclass(frozen=True)
+class Marks:
+    """When `watch` met a board, on the wall clock (time.time(), s: another program, the page
+    included, can set its own times beside these): the look that first saw the window change,
+    the start and the end of the full read that found the board, and how many full reads that
+    change took (more than one: the first caught the page still painting)."""
+
+    changed: float
+    read: float
+    read_done: float
+    reads: int
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"changed": self.changed, "read": self.read, "read_done": self.read_done, "reads": self.reads}
+
+
+@dataclass(frozen=True)
 class BoardDone:
     """One board `watch` met and what came of it: `result` when it ran, `error` when the run
     stopped with a refusal (said in one line), neither for a board it only judged."""
@@ -104,6 +120,7 @@ class BoardDone:
     result: RunResult | None = None
     error: str | None = None
     status: int = 0  # run's exit status for this board
+    marks: Marks | None = None
 
     def line(self) -> str:
         """The line `watch` prints for it."""
@@ -127,6 +144,7 @@ class BoardDone:
             "rounds": None if r is None else len(r.rounds),
             "clicks": None if r is None else r.clicks,
             "timings": None if r is None else r.timings,
+            "marks": None if self.marks is None else self.marks.to_json(),
         }
 
 
@@ -168,6 +186,8 @@ class Watcher:
     _idle_reads: int = 0  # such reads in a row
     _due: bool = False  # a change seen and not yet read
     _still: bool = True  # the lines held still at the last look
+    _changed_at: float = 0.0  # time.time() of the look that saw the change being read
+    _reads: int = 0  # full reads since that change
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -188,13 +208,17 @@ class Watcher:
         if not changed and now - self._last_read > RECHECK_EVERY:
             self._last_read = now
             changed = self.window_changed()
+        if changed and not self._due:
+            self._changed_at, self._reads = time.time(), 0
         self._due = self._due or changed
         if not self._due or now - self._last_idle_read < self.read_gap():
             return None
-        found_at = time.perf_counter()
+        found_at, read_at = time.perf_counter(), time.time()
         self._due, self._last_read = False, now
         frame, reading = self.read_now()
-        done = None if reading is None else self.meet(frame, reading, found_at)
+        self._reads += 1
+        marks = Marks(self._changed_at, read_at, time.time(), self._reads)
+        done = None if reading is None else self.meet(frame, reading, found_at, marks)
         if done is None:
             self._idle_reads, self._last_idle_read = self._idle_reads + 1, now
         else:
@@ -268,7 +292,7 @@ class Watcher:
             return frame, None
         return frame, reading
 
-    def meet(self, frame: Frame, reading: BoardReading, found_at: float) -> BoardDone | None:
+    def meet(self, frame: Frame, reading: BoardReading, found_at: float, marks: Marks) -> BoardDone | None:
         verdict = judge_board(reading, self.seen, take_over=self.take_over)
         if verdict is Verdict.UNCERTAIN:
             self._due = True  # the page is still painting (or a pointer hovers it): read again
@@ -278,9 +302,9 @@ class Watcher:
             return None
         self.seen.add(BoardKey.of(reading))
         number = len(self.tally.boards) + 1
-        done = BoardDone(number, reading.n, verdict)
+        done = BoardDone(number, reading.n, verdict, marks=marks)
         if verdict is Verdict.FRESH:
-            done = self.solve(frame, reading, found_at, number)
+            done = replace(self.solve(frame, reading, found_at, number), marks=marks)
         self.tally.boards.append(done)
         self._lines = []  # the clicks changed the page: look afresh
         self._waiting = ""

@@ -1,7 +1,7 @@
 """The desktop seam: `DesktopSession`, every question and every input the main job puts to the
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
-One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+One implementation file per desktop: `capture.x11` (python-xlib with XTest, and mss) and
 `capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland)
 and `capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
