@@ -2,14 +2,18 @@
 Chromium on Xvfb, `watch` started from a terminal as a user does, Start pressed with a real
 click (xdotool). Asserted from the page's own reports: each board solved once, and no press at
 all on a board after it was solved (the page counts every press on its board, those a solved
-board ignores too); a board begun by hand gets no press from `watch`."""
+board ignores too); a board begun by hand gets no press from `watch`; nor does a board shown
+while a real screen locker (i3lock) holds the pointer, which `watch` solves once it is unlocked."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import time
 
 import pytest
+from conftest import require_tool
 from live import board_box, cell_centre, grab, wait_until, xdotool
 from watching import WatchProcess, press_next_puzzle, start_button
 
@@ -205,3 +209,45 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
             browser.stop()
     assert watch.out[-1] == "watched 4 board(s): 4 solved, 0 not solved, 0 left alone, 0 already solved"
     assert status == 130
+
+
+def lock_screen(display: str) -> subprocess.Popen[str]:
+    """i3lock on `display`, in the foreground (-n) so that the test can end it: it covers the screen
+    and holds the pointer and the keyboard, as a user's locked screen does."""
+    require_tool(shutil.which("i3lock") is not None, "i3lock")
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    return subprocess.Popen(["i3lock", "-n", "-c", "224466"], env=env, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def test_watch_waits_while_the_screen_is_locked_and_solves_the_board_shown_meanwhile(browser: Chromium):
+    first, second = puzzles(2, 701)
+    with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
+        open_start_screen(browser, server)
+        watch = WatchProcess(browser.display)
+        locker = None
+        try:
+            watch.wait_for_line("waiting for a board", stream="err")
+            press_start(browser.display, server)
+            solved_once(server, 0, watch)
+            said = len(watch.err)
+            locker = lock_screen(browser.display)
+            watch.wait_for_line("waiting for the screen to be unlocked", stream="err", since=said)
+            press_next_puzzle(browser)  # a new board behind the lock (as a page may load one itself)
+            # (Chromium paints no frame of a window the lock hides: the page's clock starts at unlock)
+            server.wait_for(lambda s: s.board == 1, timeout=10)
+            time.sleep(QUIET)
+            assert locker.poll() is None, "i3lock ended by itself"
+            state = server.state()
+            assert (state.board, state.presses, state.solved) == (1, 0, False), f"clicked locked: {state}"
+            locker.terminate()  # the user unlocks
+            locker.wait(timeout=10)
+            solved_once(server, 1, watch)
+            assert "solved" in watch.wait_for_line("board 2:")
+            assert watch.interrupt() == 130
+        finally:
+            if locker is not None and locker.poll() is None:
+                locker.kill()
+                locker.wait(timeout=10)
+            watch.stop()
+    assert watch.out[-1] == "watched 2 board(s): 2 solved, 0 not solved, 0 left alone, 0 already solved"

@@ -6,7 +6,15 @@ from __future__ import annotations
 from readings import reading_of
 
 from queens_autosolve.autosolve.records import Outcome, RunResult, Solved
-from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
+from queens_autosolve.autosolve.watch import (
+    BoardDone,
+    BoardKey,
+    Marks,
+    Tally,
+    Verdict,
+    judge_board,
+    sample_lines,
+)
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
@@ -87,6 +95,13 @@ def test_the_line_per_board_says_size_time_rounds_and_result():
     begun = BoardDone(1, 9, Verdict.BEGUN)
     assert begun.line() == "board 1: 9x9, begun by hand: left alone (--take-over solves it)"
     assert BoardDone(2, 9, Verdict.FRESH, error="x", status=2).line() == "board 2: 9x9, stopped: x"
+
+
+def test_the_json_per_board_carries_when_it_was_seen_and_read_on_the_wall_clock():
+    marks = Marks(changed=100.0, read=100.002, read_done=100.016, reads=2)
+    data = BoardDone(1, 4, Verdict.FRESH, result=_result(Outcome.SOLVED), marks=marks).to_json()
+    assert data["marks"] == {"changed": 100.0, "read": 100.002, "read_done": 100.016, "reads": 2}
+    assert BoardDone(2, 4, Verdict.BEGUN).to_json()["marks"] is None
 
 
 def test_the_summary_counts_each_kind_of_board():

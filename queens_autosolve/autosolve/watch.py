@@ -7,8 +7,9 @@ from its last grab) does it read the whole window. A board read with certainty i
 judged (`judge_board`): a board it has met before (same size and regions) is left, a solved
 one skipped, one the user has begun left alone (unless `take_over`), and a fresh one goes
 through `run`'s whole closed loop with its safety rules (`pipeline.run_on_board`). The window
-moved, resized, closed and opened again, the tab switched, the page reloaded: the loop finds
-the window again and says what it is waiting for meanwhile.
+moved, resized, closed and opened again, the tab switched, the page reloaded, the screen locked
+(another program holding the pointer): the loop finds the window again, or waits, and says what
+it is waiting for meanwhile.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from queens_autosolve.autosolve.onscreen import grab, read
 from queens_autosolve.autosolve.pipeline import run_on_board
 from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
+from queens_autosolve.capture.desktop import KnowsPointerHeld
 from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import is_solution
@@ -212,6 +214,11 @@ class Watcher:
             self._changed_at, self._reads = time.time(), 0
         self._due = self._due or changed
         if not self._due or now - self._last_idle_read < self.read_gap():
+            return None
+        if isinstance(self.desktop, KnowsPointerHeld) and self.desktop.pointer_held_elsewhere():
+            # the change stays due: read once the pointer is free again
+            self.wait("the screen to be unlocked (another program holds the mouse: a screen locker, "
+                      "or a drag under way)")
             return None
         found_at, read_at = time.perf_counter(), time.time()
         self._due, self._last_read = False, now

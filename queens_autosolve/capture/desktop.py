@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from queens_autosolve.capture.errors import UnsupportedDesktopError
 
@@ -96,6 +96,14 @@ class DesktopSession(Protocol):
     def wheel(self, down: int = 0, right: int = 0) -> None:
         """Turn the wheel where the pointer is: notches towards the bottom, and the right, of
         the page (negative: the top, the left)."""
+
+
+@runtime_checkable
+class KnowsPointerHeld(Protocol):
+    """A desktop that can tell when another program holds the pointer, as a screen locker does
+    (X11: an active grab): `watch` then waits instead of clicking into the lock."""
+
+    def pointer_held_elsewhere(self) -> bool: ...
 
 
 def open_desktop(display: str | None = None, desktop: str = "auto",

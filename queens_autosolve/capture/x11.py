@@ -234,6 +234,17 @@ class X11Desktop:
         now = self.pointer()
         return None if now == self.placed else now
 
+    def pointer_held_elsewhere(self) -> bool:
+        """Whether another program holds the pointer (an active grab: a screen locker's, or a
+        drag under way), so that a click now would go to it, not to the window under the
+        pointer. Asked by taking the pointer for an instant and giving it straight back."""
+        status = self.root.grab_pointer(False, 0, X.GrabModeAsync, X.GrabModeAsync, X.NONE, X.NONE,
+                                        X.CurrentTime)
+        if status == X.GrabSuccess:
+            self.display.ungrab_pointer(X.CurrentTime)
+            self.display.flush()
+        return status in (X.AlreadyGrabbed, X.GrabFrozen)
+
     # --- the buttons and the wheel, through XTest on this display's own connection ----------
 
     def prepare_input(self) -> None:
