@@ -4,8 +4,9 @@ desktop, autosolve/sway.py's stage, root only) or on a headless mutter (--deskto
 processes, the page reloaded before each. Prints every stage's median, window found -> last
 click, and the whole command's wall time (targets: 80 ms and 500 ms).
 
-Then (X11 only) `queens-autosolve watch` on the page's start screen: Start pressed (xdotool), then Next
-puzzle, `--watch-boards` boards in all; the figure is the page's own time from the board first
+Then `queens-autosolve watch` on the page's start screen, on the same desktop: Start pressed by a
+real click (xdotool on X11, the desktop's own virtual pointer on Wayland), then Next puzzle
+(DevTools), `--watch-boards` boards in all; the figure is the page's own time from the board first
 painted to the press that solved it (targets: median under 100 ms, every board under 250 ms),
 and the CPU `watch` takes of one core while the page holds still (target under 5%), from
 /proc/PID/stat over `--idle-seconds`, on the start screen and on a solved board.
@@ -32,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
 
-from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
+from watching import WatchProcess, press_next_puzzle, press_start  # noqa: E402
 
 from queens_autosolve.autosolve.pipeline import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
@@ -55,6 +56,7 @@ class Stage:
     display: str = ""  # X11
     wayland: dict[str, str] | None = None  # a Wayland session's environment (sway, gnome)
     desktop: str = "x11"  # what `run --desktop` is told
+    sway: Sway | None = None
 
     def command(self) -> tuple[list[str], dict[str, str] | None]:
         base = [sys.executable, "-m", "queens_autosolve", "run", "--json"]
@@ -62,6 +64,13 @@ class Stage:
             return [*base, "--display", self.display], None
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
         return [*base, "--desktop", self.desktop], {**env, **self.wayland}
+
+    def serve(self, puzzle: Puzzle, **options: Any) -> PracticeServer:
+        """Another practice page, listening where the browser is (sway: inside its namespace)."""
+        if self.sway is None:
+            return PracticeServer(puzzle, **options).start()
+        with self.sway.network():
+            return PracticeServer(puzzle, **options).start()
 
     def wait_for_board(self, n: int) -> None:
         wait_for_board(self.display, n, chromium=self.browser, desktop=self.desktop, env=self.wayland)
@@ -94,7 +103,7 @@ def stage_for(desktop: str, puzzle: Puzzle, refresh: int = 240) -> Iterator[Stag
             browser = Chromium("", extra_args=CHROMIUM_WAYLAND, launcher=sway.enter(),
                                environment=sway.env).start("about:blank")
             try:
-                yield Stage(browser, server, wayland=sway.env, desktop="wlroots")
+                yield Stage(browser, server, wayland=sway.env, desktop="wlroots", sway=sway)
             finally:
                 browser.stop()
 
@@ -115,29 +124,28 @@ def one_run(stage: Stage, n: int) -> dict[str, object]:
             "timings": data.get("timings", {}), "to_last_click": data.get("to_last_click", 0.0)}
 
 
-def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: float) -> dict[str, Any]:
+def watch_boards(stage: Stage, n: int, boards: int, idle: float) -> dict[str, Any]:
     """`watch` on the start screen: the page's board shown -> solved for each board, and the
     watcher's share of a core while the page holds still (before Start, after the last board)."""
     puzzles = [generate_puzzle(n, rng=random.Random(1000 + i)) for i in range(boards)]
     page_ms: list[float] = []
     states: list[PageState] = []
-    with PracticeServer(puzzles[0], start_screen=True, win_screen="none", next_puzzles=puzzles[1:]) as server:
+    browser = stage.browser
+    with stage.serve(puzzles[0], start_screen=True, win_screen="none", next_puzzles=puzzles[1:]) as server:
         browser.open(server.url)
         server.wait_for(lambda s: s.reports > 0, timeout=20)
-        watch = WatchProcess(display, ("--json",))
+        watch = WatchProcess(stage.display, ("--json", "--desktop", stage.desktop), session=stage.wayland)
         try:
             watch.wait_for_line("waiting for a board", stream="err")
             idle_start = core_share(watch.process.pid, idle)
-            x, y = start_button(display)
-            subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True,
-                           env={"DISPLAY": display, "PATH": "/usr/bin:/bin"})
+            press_start(server, stage.display, desktop=stage.desktop, session=stage.wayland)
             for board in range(boards):
                 if board:
                     press_next_puzzle(browser)
                 try:
                     state = server.wait_for(lambda s, b=board: s.board == b and s.solved, timeout=30)
                 except TimeoutError:
-                    said = f"{server.state()}; watch said: {watch.out[-2:]}"
+                    said = f"{server.state()}; watch said: {watch.out[-2:]} {watch.err[-2:]}"
                     raise SystemExit(f"board {board} not solved: {said}") from None
                 watch.wait_for_line(f'"board": {board + 1},')
                 page_ms.append(float(state.shown_to_solved_ms or 0.0))
@@ -239,9 +247,8 @@ def main() -> int:
     watched: dict[str, Any] = {}
     with stage_for(args.desktop, puzzle, args.refresh) as stage:
         runs = [one_run(stage, args.size) for _ in range(args.runs if args.only != "watch" else 0)]
-        if args.only != "run" and args.desktop == "x11":
-            watched = watch_boards(stage.display, stage.browser, args.size, args.watch_boards,
-                                   args.idle_seconds)
+        if args.only != "run":
+            watched = watch_boards(stage, args.size, args.watch_boards, args.idle_seconds)
     if not runs:
         print(json.dumps(watched, indent=2) if args.json else "\n".join(watch_lines(watched, args.size)))
         return 0

@@ -21,8 +21,8 @@ from enum import Enum
 
 import numpy as np
 
-from queens_autosolve.autosolve.onscreen import grab, read
-from queens_autosolve.autosolve.pipeline import run_on_board
+from queens_autosolve.autosolve.onscreen import board_on_screen, grab, read
+from queens_autosolve.autosolve.pipeline import park_point, run_on_board
 from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
 from queens_autosolve.capture.desktop import KnowsPointerHeld
@@ -41,6 +41,7 @@ ROWS = (0.5,)
 FIND_EVERY = 0.5  # s between two searches for a window that is not there
 RECHECK_EVERY = 2.0  # s: the whole window grabbed, and read if it changed, even when the lines did not
 READ_GAP, READ_GAP_MAX = 0.04, 0.25  # s between full reads that find nothing to act on: see read_gap
+UNCERTAIN_READS = 2  # uncertain reads of one change (the first may catch a paint) before park_beside
 
 
 class Verdict(Enum):
@@ -190,6 +191,7 @@ class Watcher:
     _still: bool = True  # the lines held still at the last look
     _changed_at: float = 0.0  # time.time() of the look that saw the change being read
     _reads: int = 0  # full reads since that change
+    _parked: bool = False  # the pointer moved beside a board that read uncertain (once a board)
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -303,7 +305,10 @@ class Watcher:
         verdict = judge_board(reading, self.seen, take_over=self.take_over)
         if verdict is Verdict.UNCERTAIN:
             self._due = True  # the page is still painting (or a pointer hovers it): read again
+            if self._reads >= UNCERTAIN_READS and not self._parked:
+                self.park_beside(frame, reading)
             return None
+        self._parked = False
         if verdict is Verdict.SEEN:
             self.wait("a new board")
             return None
@@ -316,6 +321,15 @@ class Watcher:
         self._lines = []  # the clicks changed the page: look afresh
         self._waiting = ""
         return done
+
+    def park_beside(self, frame: Frame, reading: BoardReading) -> None:
+        """The pointer moved beside the board, once for a board that keeps reading uncertain: left
+        where Start was pressed, it hovers a cell (tinted; on Wayland the cursor is in the grab
+        too), and a Wayland desktop cannot say where a pointer it did not move is."""
+        self._parked = True
+        window = None if self.source.screen or self.window is None else self.window.rect
+        self.desktop.move_pointer(*park_point(board_on_screen(frame, reading), window,
+                                              self.desktop.monitors()[0].rect))
 
     def solve(self, frame: Frame, reading: BoardReading, found_at: float, number: int) -> BoardDone:
         """`run`'s closed loop on the board just read; a refusal is this board's, not the end."""
