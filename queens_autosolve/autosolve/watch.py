@@ -32,13 +32,14 @@ from queens_autosolve.solver.puzzle import is_solution
 from queens_autosolve.vision import BoardReading
 from queens_autosolve.vision.reading import CellState
 
-POLL = 0.03  # s between two looks at the window's sample lines
+POLL = 0.02  # s between two looks at the window's sample lines
 # Lines across the window compared between looks, as fractions of its width (columns) and
 # height (rows): a board shown, replaced or gone crosses them. Each line is one grab, about
 # 0.15 ms of CPU: 12 rows 50 times a second took 9-11% of a core while the page held still.
 COLUMNS = (0.25, 0.5, 0.75)
 ROWS = (0.5,)
 FIND_EVERY = 0.5  # s between two searches for a window that is not there
+PLACE_EVERY = 0.5  # s between two questions where the window is, while its lines hold still
 RECHECK_EVERY = 2.0  # s: the whole window grabbed, and read if it changed, even when the lines did not
 READ_GAP, READ_GAP_MAX = 0.04, 0.25  # s between full reads that find nothing to act on: see read_gap
 UNCERTAIN_READS = 2  # uncertain reads of one change (the first may catch a paint) before park_beside
@@ -184,6 +185,7 @@ class Watcher:
     _whole: np.ndarray | None = None  # the window's pixels at the last recheck
     _waiting: str = ""
     _last_find: float = -1e9
+    _last_placed: float = -1e9  # when the window was last asked after
     _last_read: float = -1e9
     _last_idle_read: float = -1e9  # the last full read that found nothing to act on
     _idle_reads: int = 0  # such reads in a row
@@ -201,10 +203,10 @@ class Watcher:
 
     def look(self) -> BoardDone | None:
         """One look at the window: the board met and what came of it, when one was new."""
-        area = self.area()
+        now = time.monotonic()
+        area = self.area(ask=self._due or now - self._last_placed >= PLACE_EVERY)
         if area is None:
             return None
-        now = time.monotonic()
         changed = self.lines_changed(area)
         if changed and self._still:
             self._idle_reads = 0  # a change after a still moment: read it at once
@@ -216,6 +218,8 @@ class Watcher:
             self._changed_at, self._reads = time.time(), 0
         self._due = self._due or changed
         if not self._due or now - self._last_idle_read < self.read_gap():
+            return None
+        if self.area() != area:  # moved, resized, hidden or gone since it was last asked after
             return None
         if isinstance(self.desktop, KnowsPointerHeld) and self.desktop.pointer_held_elsewhere():
             # the change stays due: read once the pointer is free again
@@ -240,10 +244,15 @@ class Watcher:
         CPU), up to READ_GAP_MAX."""
         return min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX)
 
-    def area(self) -> Rect | None:
-        """The screen area watched: the window as it is now (found again when it has gone)."""
+    def area(self, ask: bool = True) -> Rect | None:
+        """The screen area watched: the window as it is now (found again when it has gone), or
+        without `ask`, where it was when last asked after (a window moved, resized, hidden or
+        closed changes the sample lines, and the window is asked after before any read)."""
         if self.source.screen:
             return self.desktop.monitors()[0].rect
+        if self.window is not None and not ask:
+            return self.window.rect
+        self._last_placed = time.monotonic()
         if self.window is not None:
             placement = self.desktop.placement(self.window)
             if placement is None:
