@@ -279,15 +279,21 @@ class Watcher:
 
     def lines_changed(self, area: Rect) -> bool:
         """Whether the sample lines differ from the last look's (the first look: yes)."""
-        try:
-            lines = [np.array(self.desktop.grab(line, source=FrameSource.WINDOW).raw)
-                     for line in sample_lines(area)]
-        except QueensError:
+        lines = self.sample(area)
+        if lines is None:
             return False
         changed = len(lines) != len(self._lines) or any(
             not np.array_equal(now, before) for now, before in zip(lines, self._lines))
         self._lines = lines
         return changed
+
+    def sample(self, area: Rect) -> list[np.ndarray] | None:
+        """The pixels of the sample lines across `area` (None: they could not be grabbed)."""
+        try:
+            return [np.array(self.desktop.grab(line, source=FrameSource.WINDOW).raw)
+                    for line in sample_lines(area)]
+        except QueensError:
+            return None
 
     def window_changed(self) -> bool:
         """Whether the whole window differs from its last recheck (a change between the lines)."""
@@ -327,9 +333,19 @@ class Watcher:
         if verdict is Verdict.FRESH:
             done = replace(self.solve(frame, reading, found_at, number), marks=marks)
         self.tally.boards.append(done)
-        self._lines = []  # the clicks changed the page: look afresh
+        self.take_as_seen()
         self._waiting = ""
         return done
+
+    def take_as_seen(self) -> None:
+        """The window as it shows now (the board just met, solved or left) becomes what the next
+        looks compare with: it is read again only once something changes, not once more at the
+        next look (a read is 15-40 ms of CPU, which the page's next board would wait for)."""
+        area = self.area()
+        self._lines = [] if area is None else self.sample(area) or []
+        self._whole = None
+        if area is not None:
+            self.window_changed()
 
     def park_beside(self, frame: Frame, reading: BoardReading) -> None:
         """The pointer moved beside the board, once for a board that keeps reading uncertain: left
