@@ -42,6 +42,7 @@ FIND_EVERY = 0.5  # s between two searches for a window that is not there
 PLACE_EVERY = 0.5  # s between two questions where the window is, while its lines hold still
 RECHECK_EVERY = 2.0  # s: the whole window grabbed, and read if it changed, even when the lines did not
 READ_GAP, READ_GAP_MAX = 0.04, 0.25  # s between full reads that find nothing to act on: see read_gap
+BOARD_MARGIN = 10  # the area read first: the last board's box grown by a tenth of its side (and 4 points)
 UNCERTAIN_READS = 2  # uncertain reads of one change (the first may catch a paint) before park_beside
 
 
@@ -194,6 +195,7 @@ class Watcher:
     _changed_at: float = 0.0  # time.time() of the look that saw the change being read
     _reads: int = 0  # full reads since that change
     _parked: bool = False  # the pointer moved beside a board that read uncertain (once a board)
+    _board: Rect | None = None  # where the last board met was, with a margin (screen points)
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -256,12 +258,12 @@ class Watcher:
         if self.window is not None:
             placement = self.desktop.placement(self.window)
             if placement is None:
-                self.window, self._lines = None, []
+                self.window, self._lines, self._board = None, [], None
             elif not placement.shown:
                 self.wait(f"the window {self.window.title!r} to be shown again (it is minimised or hidden)")
                 return None
             elif placement.rect != self.window.rect:
-                self.window, self._lines = self.desktop.refresh(self.window), []
+                self.window, self._lines, self._board = self.desktop.refresh(self.window), [], None
         if self.window is None:
             self.window = self.find()
         return None if self.window is None else self.window.rect
@@ -306,8 +308,17 @@ class Watcher:
         return changed
 
     def read_now(self) -> tuple[Frame, BoardReading | None]:
-        """The window grabbed and read; no reading when it shows no whole board."""
+        """The board read where the last one was met (a fifth of the window's pixels: the next
+        board of a game shows there), else the window grabbed and read; no reading when it
+        shows no whole board."""
         window = None if self.source.screen else self.window
+        if self._board is not None:
+            source = FrameSource.SCREEN if window is None else FrameSource.WINDOW
+            try:
+                frame = self.desktop.grab(self._board, source=source, window=window)
+                return frame, read(frame)
+            except QueensError:
+                pass  # no whole board there (another size, the start screen): the whole window
         frame = grab(self.desktop, window)
         try:
             reading = read(frame)
@@ -324,6 +335,8 @@ class Watcher:
                 self.park_beside(frame, reading)
             return None
         self._parked = False
+        board = board_on_screen(frame, reading)
+        self._board = board.grown(max(board.width, board.height) // BOARD_MARGIN + 4).intersection(frame.rect)
         if verdict is Verdict.SEEN:
             self.wait("a new board")
             return None
