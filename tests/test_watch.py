@@ -138,3 +138,21 @@ def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
         gaps.append(watcher.read_gap())
     assert gaps[:3] == [READ_GAP] * 3
     assert gaps[3] == 2 * READ_GAP and gaps == sorted(gaps) and gaps[-1] == READ_GAP_MAX
+
+
+def test_ctrl_c_sets_the_stop_between_looks_and_a_second_one_raises():
+    import os
+    import signal
+
+    import pytest
+
+    from queens_autosolve.autosolve.commands.watch import ctrl_c_between_looks
+
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_between_looks() as stopped:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stopped.wait(5)  # no KeyboardInterrupt: the loop ends at its next check
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            stopped.wait(5)
+    assert signal.getsignal(signal.SIGINT) is before

@@ -206,7 +206,8 @@ class Watcher:
     def look(self) -> BoardDone | None:
         """One look at the window: the board met and what came of it, when one was new."""
         now = time.monotonic()
-        area = self.area(ask=self._due or now - self._last_placed >= PLACE_EVERY)
+        asked = self._due or now - self._last_placed >= PLACE_EVERY
+        area = self.area(ask=asked)
         if area is None:
             return None
         changed = self.lines_changed(area)
@@ -221,7 +222,7 @@ class Watcher:
         self._due = self._due or changed
         if not self._due or now - self._last_idle_read < self.read_gap():
             return None
-        if self.area() != area:  # moved, resized, hidden or gone since it was last asked after
+        if not asked and self.area() != area:  # moved, resized, hidden or gone since last asked after
             return None
         if isinstance(self.desktop, KnowsPointerHeld) and self.desktop.pointer_held_elsewhere():
             # the change stays due: read once the pointer is free again

@@ -249,8 +249,8 @@ class X11Desktop:
 
     def prepare_input(self) -> None:
         """Refuse now, before any click, an X server without the XTEST extension (the presses
-        go through it)."""
-        if self.display.query_extension("XTEST") is None:
+        go through it; the server listed its extensions when the display was opened)."""
+        if not self.display.has_extension("XTEST"):
             raise CaptureError(f"the X server {self.name} offers no XTEST extension, through which the "
                                "clicks are made; nothing clicked (start it with XTEST enabled)")
 
