@@ -1,7 +1,9 @@
 #!/bin/sh
 # Make sure the system packages the live tests and `make demo` need are installed: Xvfb (virtual
 # display), Chromium and Firefox (two real browsers), openbox (a real window manager), xdotool
-# and x11-utils (xmessage, xdpyinfo); zsh, fish and bash-completion (the completion scripts' tests); sway, grim and
+# and x11-utils (xmessage, xdpyinfo); i3lock (a real screen locker: `watch` waits while it holds
+# the pointer, tests/test_e2e_watch.py); zsh, fish and bash-completion (the completion scripts'
+# tests); sway, grim and
 # xwayland (the headless Wayland desktop of `demo --desktop sway` and tests/test_e2e_sway.py; xhost
 # from x11-xserver-utils); for the GNOME desktop a headless mutter with its D-Bus bus (dbus),
 # PipeWire and WirePlumber, and GStreamer's pipewiresrc and videoconvert (the frames of its screen
@@ -23,6 +25,7 @@ command -v sway >/dev/null 2>&1 || missing="$missing sway"
 command -v grim >/dev/null 2>&1 || missing="$missing grim"
 command -v Xwayland >/dev/null 2>&1 || missing="$missing xwayland"
 command -v xhost >/dev/null 2>&1 || missing="$missing x11-xserver-utils"
+command -v i3lock >/dev/null 2>&1 || missing="$missing i3lock"
 command -v mutter >/dev/null 2>&1 || missing="$missing mutter"
 command -v dbus-daemon >/dev/null 2>&1 || missing="$missing dbus"
 command -v pipewire >/dev/null 2>&1 || missing="$missing pipewire"

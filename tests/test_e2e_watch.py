@@ -2,18 +2,22 @@
 Chromium on Xvfb, `watch` started from a terminal as a user does, Start pressed with a real
 click (xdotool). Asserted from the page's own reports: each board solved once, and no press at
 all on a board after it was solved (the page counts every press on its board, those a solved
-board ignores too); a board begun by hand gets no press from `watch`."""
+board ignores too); a board begun by hand gets no press from `watch`; nor does a board shown
+while a real screen locker (i3lock) holds the pointer, which `watch` solves once it is unlocked."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import time
 
 import pytest
-from live import board_box, cell_centre, grab, wait_until, xdotool
-from watching import WatchProcess, press_next_puzzle, start_button
+from conftest import require_tool
+from live import board_box, cell_centre, grab, xdotool
+from watching import WatchProcess, press_next_puzzle, press_start
 
-from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
 
@@ -58,30 +62,6 @@ def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageSta
     return state
 
 
-def press_start(display: str, server: PracticeServer) -> None:
-    """Click Start as a user does, and again when the page did not take it: a window just opened
-    may show its page, or take clicks, a moment after it first reports (seen on a loaded machine)."""
-    wait_for_window(display, "Queens", contains=True)  # a new window takes the page's title late
-    for _ in range(3):
-        wait_until(lambda: has_start_button(display), what="the Start button on screen")
-        x, y = start_button(display)
-        xdotool(display, "mousemove", str(x), str(y), "click", "1")
-        try:
-            server.wait_for(lambda s: s.started, timeout=5)
-            return
-        except TimeoutError:
-            continue
-    raise AssertionError("the page never took the click on Start")
-
-
-def has_start_button(display: str) -> bool:
-    try:
-        start_button(display)
-    except AssertionError:
-        return False
-    return True
-
-
 def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser: Chromium):
     first, *rest = puzzles(4, 301)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=rest) as server:
@@ -90,7 +70,7 @@ def test_watch_solves_the_board_behind_start_then_each_next_puzzle_once(browser:
         watch = WatchProcess(browser.display, ("--json",))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            press_start(browser.display, server)
+            press_start(server, browser.display)
             solved_board(server, 0)
             assert_untouched_since_solved(server, 0)
             for board in (1, 2, 3):
@@ -113,7 +93,7 @@ def test_watch_leaves_a_board_begun_by_hand_alone_and_solves_the_next(browser: C
     first, second = puzzles(2, 401)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
         open_start_screen(browser, server)
-        press_start(browser.display, server)
+        press_start(server, browser.display)
         server.wait_for(lambda s: s.started and s.shown_ms is not None, timeout=10)
         pixels, at = grab(browser)
         box = board_box(pixels)
@@ -146,7 +126,7 @@ def test_watch_once_exits_with_runs_status_after_the_first_board(browser: Chromi
         watch = WatchProcess(browser.display, ("--once", *where))
         try:
             watch.wait_for_line("waiting for a board", stream="err")
-            press_start(browser.display, server)
+            press_start(server, browser.display)
             assert watch.wait(timeout=30) == 0
         finally:
             watch.stop()
@@ -170,12 +150,12 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
         watch = WatchProcess(xvfb.display)
         try:
             open_start_screen(browser, server)
-            press_start(xvfb.display, server)
+            press_start(server, xvfb.display)
             solved_once(server, 0, watch)
             browser.call("Page.reload")  # the same board behind Start again: met before
             server.wait_for(lambda s: s.reports > 0 and not s.started and not s.queens, timeout=20)
             time.sleep(0.3)
-            press_start(xvfb.display, server)
+            press_start(server, xvfb.display)
             assert_left_as_it_is(server, 0)
             xdotool(xvfb.display, "search", "--name", "Queens", "windowmove", "--sync", "300", "150")
             press_next_puzzle(browser)
@@ -195,7 +175,7 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
             watch.wait_for_line("waiting for a browser window", stream="err", since=said)
             browser = Chromium(xvfb.display, size=(1100, 1000), position=(0, 0)).start("about:blank")
             open_start_screen(browser, server)
-            press_start(xvfb.display, server)
+            press_start(server, xvfb.display)
             assert_left_as_it_is(server, 2)
             press_next_puzzle(browser)
             solved_once(server, 3, watch)
@@ -205,3 +185,45 @@ def test_watch_survives_reload_tab_switch_move_resize_and_the_window_closed_and_
             browser.stop()
     assert watch.out[-1] == "watched 4 board(s): 4 solved, 0 not solved, 0 left alone, 0 already solved"
     assert status == 130
+
+
+def lock_screen(display: str) -> subprocess.Popen[str]:
+    """i3lock on `display`, in the foreground (-n) so that the test can end it: it covers the screen
+    and holds the pointer and the keyboard, as a user's locked screen does."""
+    require_tool(shutil.which("i3lock") is not None, "i3lock")
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    return subprocess.Popen(["i3lock", "-n", "-c", "224466"], env=env, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def test_watch_waits_while_the_screen_is_locked_and_solves_the_board_shown_meanwhile(browser: Chromium):
+    first, second = puzzles(2, 701)
+    with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
+        open_start_screen(browser, server)
+        watch = WatchProcess(browser.display)
+        locker = None
+        try:
+            watch.wait_for_line("waiting for a board", stream="err")
+            press_start(server, browser.display)
+            solved_once(server, 0, watch)
+            said = len(watch.err)
+            locker = lock_screen(browser.display)
+            watch.wait_for_line("waiting for the screen to be unlocked", stream="err", since=said)
+            press_next_puzzle(browser)  # a new board behind the lock (as a page may load one itself)
+            # (Chromium paints no frame of a window the lock hides: the page's clock starts at unlock)
+            server.wait_for(lambda s: s.board == 1, timeout=10)
+            time.sleep(QUIET)
+            assert locker.poll() is None, "i3lock ended by itself"
+            state = server.state()
+            assert (state.board, state.presses, state.solved) == (1, 0, False), f"clicked locked: {state}"
+            locker.terminate()  # the user unlocks
+            locker.wait(timeout=10)
+            solved_once(server, 1, watch)
+            assert "solved" in watch.wait_for_line("board 2:")
+            assert watch.interrupt() == 130
+        finally:
+            if locker is not None and locker.poll() is None:
+                locker.kill()
+                locker.wait(timeout=10)
+            watch.stop()
+    assert watch.out[-1] == "watched 2 board(s): 2 solved, 0 not solved, 0 left alone, 0 already solved"

@@ -20,6 +20,7 @@ from queens_autosolve.autosolve.aftercheck import board_differences
 from queens_autosolve.autosolve.pipeline import Options, RunOutcome, RunResult, Solved, Source, Stopwatch
 from queens_autosolve.autosolve.run_report import report_lines, result_json
 from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
+from queens_autosolve.capture.models import Monitor, Pointer
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
@@ -56,6 +57,29 @@ def test_a_source_is_one_place_never_two():
     for two in ({"window": "Queens", "screen": True}, {"screen": True, "image": Path("board.png")}):
         with pytest.raises(ValueError, match="one place"):
             Source(**two)  # type: ignore[arg-type]
+
+
+class ParkedPointerDesktop:
+    """What `away_from_pointer` asks of a desktop before it would move the pointer: where this
+    desktop last put it, and the screen. A move (or a grab) fails the test."""
+
+    def __init__(self, placed: Pointer) -> None:
+        self.placed = placed
+
+    def monitors(self) -> list[Monitor]:
+        return [Monitor(0, Rect(0, 0, 1000, 1000))]
+
+
+def test_a_pointer_parked_beside_the_last_board_stays_for_a_board_read_a_pixel_off():
+    """`watch`'s next board may read a pixel off the last: its park point moves with it, and the
+    pointer the last run parked, off the cells, must not be moved (nor a hover waited out)."""
+    board = reading_of(["...."] * 4, Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"]))
+    frame = Frame(np.zeros((260, 260, 4), np.uint8), Rect(101, 100, 260, 260), FrameSource.WINDOW)
+    parked = Pointer(101 - pipeline.PARK_GAP + 1, 180, True)  # the park point of a board at x=102
+    desktop = ParkedPointerDesktop(parked)
+    watch = Stopwatch()
+    assert pipeline.away_from_pointer(desktop, None, frame, board, parked, watch) == (frame, board)
+    assert watch.seconds == {}
 
 
 def test_stopwatch_adds_up_stages_in_order(monkeypatch):

@@ -6,7 +6,15 @@ from __future__ import annotations
 from readings import reading_of
 
 from queens_autosolve.autosolve.records import RunOutcome, RunResult, Solved
-from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
+from queens_autosolve.autosolve.watch import (
+    BoardDone,
+    BoardKey,
+    Marks,
+    Tally,
+    Verdict,
+    judge_board,
+    sample_lines,
+)
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
@@ -89,6 +97,13 @@ def test_the_line_per_board_says_size_time_rounds_and_result():
     assert BoardDone(2, 9, Verdict.FRESH, error="x", status=2).line() == "board 2: 9x9, stopped: x"
 
 
+def test_the_json_per_board_carries_when_it_was_seen_and_read_on_the_wall_clock():
+    marks = Marks(changed=100.0, read=100.002, read_done=100.016, reads=2)
+    data = BoardDone(1, 4, Verdict.FRESH, result=_result(RunOutcome.SOLVED), marks=marks).to_json()
+    assert data["marks"] == {"changed": 100.0, "read": 100.002, "read_done": 100.016, "reads": 2}
+    assert BoardDone(2, 4, Verdict.BEGUN).to_json()["marks"] is None
+
+
 def test_the_summary_counts_each_kind_of_board():
     tally = Tally([
         BoardDone(1, 4, Verdict.FRESH, result=_result(RunOutcome.SOLVED)),
@@ -123,3 +138,21 @@ def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
         gaps.append(watcher.read_gap())
     assert gaps[:3] == [READ_GAP] * 3
     assert gaps[3] == 2 * READ_GAP and gaps == sorted(gaps) and gaps[-1] == READ_GAP_MAX
+
+
+def test_ctrl_c_sets_the_stop_between_looks_and_a_second_one_raises():
+    import os
+    import signal
+
+    import pytest
+
+    from queens_autosolve.autosolve.commands.watch import ctrl_c_between_looks
+
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_between_looks() as stopped:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stopped.wait(5)  # no KeyboardInterrupt: the loop ends at its next check
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            stopped.wait(5)
+    assert signal.getsignal(signal.SIGINT) is before

@@ -395,9 +395,11 @@ def away_from_pointer(
     board = board_on_screen(frame, reading)
     if not board.grown(PARK_GAP).contains(pointer.x, pointer.y):
         return frame, reading
-    park = park_point(board, window.rect if window else None, desktop.monitors()[0].rect)
-    if (pointer.x, pointer.y) == park:  # parked there by an earlier run (`watch`): off the cells
+    if pointer == desktop.placed and not board.grown(PARK_GAP // 2).contains(pointer.x, pointer.y):
+        # parked beside the board by an earlier run (`watch`), off the cells: no hover to wait out
+        # (a board read a pixel off the last one would otherwise move it to its own park point)
         return frame, reading
+    park = park_point(board, window.rect if window else None, desktop.monitors()[0].rect)
     desktop.move_pointer(*park)
     pitch = board.width / reading.n
     with watch.stage("grab"):

@@ -7,38 +7,43 @@ from its last grab) does it read the whole window. A board read with certainty i
 judged (`judge_board`): a board it has met before (same size and regions) is left, a solved
 one skipped, one the user has begun left alone (unless `take_over`), and a fresh one goes
 through `run`'s whole closed loop with its safety rules (`pipeline.run_on_board`). The window
-moved, resized, closed and opened again, the tab switched, the page reloaded: the loop finds
-the window again and says what it is waiting for meanwhile.
+moved, resized, closed and opened again, the tab switched, the page reloaded, the screen locked
+(another program holding the pointer): the loop finds the window again, or waits, and says what
+it is waiting for meanwhile.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
 
-from queens_autosolve.autosolve.onscreen import grab, read
-from queens_autosolve.autosolve.pipeline import run_on_board
+from queens_autosolve.autosolve.onscreen import board_on_screen, grab, read
+from queens_autosolve.autosolve.pipeline import park_point, run_on_board
 from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
+from queens_autosolve.capture.desktop import KnowsPointerHeld
 from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import is_solution
 from queens_autosolve.vision import BoardReading
 
-POLL = 0.03  # s between two looks at the window's sample lines
+POLL = 0.02  # s between two looks at the window's sample lines
 # Lines across the window compared between looks, as fractions of its width (columns) and
 # height (rows): a board shown, replaced or gone crosses them. Each line is one grab, about
 # 0.15 ms of CPU: 12 rows 50 times a second took 9-11% of a core while the page held still.
 COLUMNS = (0.25, 0.5, 0.75)
 ROWS = (0.5,)
 FIND_EVERY = 0.5  # s between two searches for a window that is not there
+PLACE_EVERY = 0.5  # s between two questions where the window is, while its lines hold still
 RECHECK_EVERY = 2.0  # s: the whole window grabbed, and read if it changed, even when the lines did not
 READ_GAP, READ_GAP_MAX = 0.04, 0.25  # s between full reads that find nothing to act on: see read_gap
+BOARD_MARGIN = 10  # the area read first: the last board's box grown by a tenth of its side (and 4 points)
+UNCERTAIN_READS = 2  # uncertain reads of one change (the first may catch a paint) before park_beside
 
 
 class Verdict(Enum):
@@ -94,6 +99,22 @@ def sample_lines(
 
 
 @dataclass(frozen=True)
+class Marks:
+    """When `watch` met a board, on the wall clock (time.time(), s: another program, the page
+    included, can set its own times beside these): the look that first saw the window change,
+    the start and the end of the full read that found the board, and how many full reads that
+    change took (more than one: the first caught the page still painting)."""
+
+    changed: float
+    read: float
+    read_done: float
+    reads: int
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"changed": self.changed, "read": self.read, "read_done": self.read_done, "reads": self.reads}
+
+
+@dataclass(frozen=True)
 class BoardDone:
     """One board `watch` met and what came of it: `result` when it ran, `error` when the run
     stopped with a refusal (said in one line), neither for a board it only judged."""
@@ -104,6 +125,7 @@ class BoardDone:
     result: RunResult | None = None
     error: str | None = None
     status: int = 0  # run's exit status for this board
+    marks: Marks | None = None
 
     def line(self) -> str:
         """The line `watch` prints for it."""
@@ -127,6 +149,7 @@ class BoardDone:
             "rounds": None if r is None else len(r.rounds),
             "clicks": None if r is None else r.clicks,
             "timings": None if r is None else r.timings,
+            "marks": None if self.marks is None else self.marks.to_json(),
         }
 
 
@@ -163,11 +186,16 @@ class Watcher:
     _whole: np.ndarray | None = None  # the window's pixels at the last recheck
     _waiting: str = ""
     _last_find: float = -1e9
+    _last_placed: float = -1e9  # when the window was last asked after
     _last_read: float = -1e9
     _last_idle_read: float = -1e9  # the last full read that found nothing to act on
     _idle_reads: int = 0  # such reads in a row
     _due: bool = False  # a change seen and not yet read
     _still: bool = True  # the lines held still at the last look
+    _changed_at: float = 0.0  # time.time() of the look that saw the change being read
+    _reads: int = 0  # full reads since that change
+    _parked: bool = False  # the pointer moved beside a board that read uncertain (once a board)
+    _board: Rect | None = None  # where the last board met was, with a margin (screen points)
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -177,10 +205,11 @@ class Watcher:
 
     def look(self) -> BoardDone | None:
         """One look at the window: the board met and what came of it, when one was new."""
-        area = self.area()
+        now = time.monotonic()
+        asked = self._due or now - self._last_placed >= PLACE_EVERY
+        area = self.area(ask=asked)
         if area is None:
             return None
-        now = time.monotonic()
         changed = self.lines_changed(area)
         if changed and self._still:
             self._idle_reads = 0  # a change after a still moment: read it at once
@@ -188,13 +217,24 @@ class Watcher:
         if not changed and now - self._last_read > RECHECK_EVERY:
             self._last_read = now
             changed = self.window_changed()
+        if changed and not self._due:
+            self._changed_at, self._reads = time.time(), 0
         self._due = self._due or changed
         if not self._due or now - self._last_idle_read < self.read_gap():
             return None
-        found_at = time.perf_counter()
+        if not asked and self.area() != area:  # moved, resized, hidden or gone since last asked after
+            return None
+        if isinstance(self.desktop, KnowsPointerHeld) and self.desktop.pointer_held_elsewhere():
+            # the change stays due: read once the pointer is free again
+            self.wait("the screen to be unlocked (another program holds the mouse: a screen locker, "
+                      "or a drag under way)")
+            return None
+        found_at, read_at = time.perf_counter(), time.time()
         self._due, self._last_read = False, now
         frame, reading = self.read_now()
-        done = None if reading is None else self.meet(frame, reading, found_at)
+        self._reads += 1
+        marks = Marks(self._changed_at, read_at, time.time(), self._reads)
+        done = None if reading is None else self.meet(frame, reading, found_at, marks)
         if done is None:
             self._idle_reads, self._last_idle_read = self._idle_reads + 1, now
         else:
@@ -207,19 +247,24 @@ class Watcher:
         CPU), up to READ_GAP_MAX."""
         return float(min(READ_GAP * 2 ** max(0, self._idle_reads - 2), READ_GAP_MAX))
 
-    def area(self) -> Rect | None:
-        """The screen area watched: the window as it is now (found again when it has gone)."""
+    def area(self, ask: bool = True) -> Rect | None:
+        """The screen area watched: the window as it is now (found again when it has gone), or
+        without `ask`, where it was when last asked after (a window moved, resized, hidden or
+        closed changes the sample lines, and the window is asked after before any read)."""
         if self.source.screen:
             return self.desktop.monitors()[0].rect
+        if self.window is not None and not ask:
+            return self.window.rect
+        self._last_placed = time.monotonic()
         if self.window is not None:
             placement = self.desktop.placement(self.window)
             if placement is None:
-                self.window, self._lines = None, []
+                self.window, self._lines, self._board = None, [], None
             elif not placement.shown:
                 self.wait(f"the window {self.window.title!r} to be shown again (it is minimised or hidden)")
                 return None
             elif placement.rect != self.window.rect:
-                self.window, self._lines = self.desktop.refresh(self.window), []
+                self.window, self._lines, self._board = self.desktop.refresh(self.window), [], None
         if self.window is None:
             self.window = self.find()
         return None if self.window is None else self.window.rect
@@ -237,15 +282,21 @@ class Watcher:
 
     def lines_changed(self, area: Rect) -> bool:
         """Whether the sample lines differ from the last look's (the first look: yes)."""
-        try:
-            lines = [np.array(self.desktop.grab(line, source=FrameSource.WINDOW).raw)
-                     for line in sample_lines(area)]
-        except QueensError:
+        lines = self.sample(area)
+        if lines is None:
             return False
         changed = len(lines) != len(self._lines) or any(
             not np.array_equal(now, before) for now, before in zip(lines, self._lines))
         self._lines = lines
         return changed
+
+    def sample(self, area: Rect) -> list[np.ndarray] | None:
+        """The pixels of the sample lines across `area` (None: they could not be grabbed)."""
+        try:
+            return [np.array(self.desktop.grab(line, source=FrameSource.WINDOW).raw)
+                    for line in sample_lines(area)]
+        except QueensError:
+            return None
 
     def window_changed(self) -> bool:
         """Whether the whole window differs from its last recheck (a change between the lines)."""
@@ -258,8 +309,17 @@ class Watcher:
         return changed
 
     def read_now(self) -> tuple[Frame, BoardReading | None]:
-        """The window grabbed and read; no reading when it shows no whole board."""
+        """The board read where the last one was met (a fifth of the window's pixels: the next
+        board of a game shows there), else the window grabbed and read; no reading when it
+        shows no whole board."""
         window = None if self.source.screen else self.window
+        if self._board is not None:
+            source = FrameSource.SCREEN if window is None else FrameSource.WINDOW
+            try:
+                frame = self.desktop.grab(self._board, source=source, window=window)
+                return frame, read(frame)
+            except QueensError:
+                pass  # no whole board there (another size, the start screen): the whole window
         frame = grab(self.desktop, window)
         try:
             reading = read(frame)
@@ -268,23 +328,47 @@ class Watcher:
             return frame, None
         return frame, reading
 
-    def meet(self, frame: Frame, reading: BoardReading, found_at: float) -> BoardDone | None:
+    def meet(self, frame: Frame, reading: BoardReading, found_at: float, marks: Marks) -> BoardDone | None:
         verdict = judge_board(reading, self.seen, take_over=self.take_over)
         if verdict is Verdict.UNCERTAIN:
             self._due = True  # the page is still painting (or a pointer hovers it): read again
+            if self._reads >= UNCERTAIN_READS and not self._parked:
+                self.park_beside(frame, reading)
             return None
+        self._parked = False
+        board = board_on_screen(frame, reading)
+        self._board = board.grown(max(board.width, board.height) // BOARD_MARGIN + 4).intersection(frame.rect)
         if verdict is Verdict.SEEN:
             self.wait("a new board")
             return None
         self.seen.add(BoardKey.of(reading))
         number = len(self.tally.boards) + 1
-        done = BoardDone(number, reading.n, verdict)
+        done = BoardDone(number, reading.n, verdict, marks=marks)
         if verdict is Verdict.FRESH:
-            done = self.solve(frame, reading, found_at, number)
+            done = replace(self.solve(frame, reading, found_at, number), marks=marks)
         self.tally.boards.append(done)
-        self._lines = []  # the clicks changed the page: look afresh
+        self.take_as_seen()
         self._waiting = ""
         return done
+
+    def take_as_seen(self) -> None:
+        """The window as it shows now (the board just met, solved or left) becomes what the next
+        looks compare with: it is read again only once something changes, not once more at the
+        next look (a read is 15-40 ms of CPU, which the page's next board would wait for)."""
+        area = self.area()
+        self._lines = [] if area is None else self.sample(area) or []
+        self._whole = None
+        if area is not None:
+            self.window_changed()
+
+    def park_beside(self, frame: Frame, reading: BoardReading) -> None:
+        """The pointer moved beside the board, once for a board that keeps reading uncertain: left
+        where Start was pressed, it hovers a cell (tinted; on Wayland the cursor is in the grab
+        too), and a Wayland desktop cannot say where a pointer it did not move is."""
+        self._parked = True
+        window = None if self.source.screen or self.window is None else self.window.rect
+        self.desktop.move_pointer(*park_point(board_on_screen(frame, reading), window,
+                                              self.desktop.monitors()[0].rect))
 
     def solve(self, frame: Frame, reading: BoardReading, found_at: float, number: int) -> BoardDone:
         """`run`'s closed loop on the board just read; a refusal is this board's, not the end."""

@@ -1,7 +1,7 @@
 """The desktop seam: `DesktopSession`, every question and every input the main job puts to the
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
-One implementation file per desktop: `capture.x11` (python-xlib, mss and pyautogui) and
+One implementation file per desktop: `capture.x11` (python-xlib with XTest, and mss) and
 `capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland)
 and `capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from queens_autosolve.capture.errors import UnsupportedDesktopError
 
@@ -100,6 +100,14 @@ class DesktopSession(Protocol):
     def wheel(self, down: int = 0, right: int = 0) -> None:
         """Turn the wheel where the pointer is: notches towards the bottom, and the right, of
         the page (negative: the top, the left)."""
+
+
+@runtime_checkable
+class KnowsPointerHeld(Protocol):
+    """A desktop that can tell when another program holds the pointer, as a screen locker does
+    (X11: an active grab): `watch` then waits instead of clicking into the lock."""
+
+    def pointer_held_elsewhere(self) -> bool: ...
 
 
 def open_desktop(display: str | None = None, desktop: str = "auto",

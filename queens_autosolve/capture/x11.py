@@ -1,13 +1,12 @@
 """The X11 desktop (`capture.desktop.DesktopSession` on X11): one open display to find the game's
-window on, grab its pixels with mss, move the pointer with XTest, and press and turn the wheel
-with pyautogui.
+window on, grab its pixels with mss, and move the pointer, press and turn the wheel with XTest.
 
 Keeping the connections open across capture, the pre-click check and verification saves a
 reconnect per stage. Only the window's rectangle is grabbed (clipped to the screen), so a grab
 of a browser window costs a few milliseconds.
 
-pyautogui is imported lazily because it connects to $DISPLAY when imported; `load_pyautogui`
-points it at the display we captured from.
+`load_pyautogui` gives the tests and scripts that click as a user's tools do pyautogui on the
+display we captured from (it connects to $DISPLAY when imported).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Protocol, cast
+from typing import Protocol
 
 import mss
 import numpy as np
@@ -32,13 +31,14 @@ from queens_autosolve.capture.errors import (
     WindowMinimisedError,
     WindowNotFoundError,
     WindowOffScreenError,
-    clicked_words,
 )
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
 from queens_autosolve.capture.windows import DEFAULT_TITLE, choose_window
 from queens_autosolve.capture.x11_windows import WindowLister, display_name, is_wayland_session, open_display
 
+# X pointer buttons: the left one, and the wheel's four directions (each notch a press and release).
+LEFT_BUTTON, WHEEL_UP, WHEEL_DOWN, WHEEL_LEFT, WHEEL_RIGHT = 1, 4, 5, 6, 7
 # Seconds a pointer move may wait in the X server's queue while a window manager holds the
 # pointer frozen after a press (openbox does, to focus and raise the window clicked).
 POINTER_WAIT = 0.5
@@ -66,8 +66,6 @@ class X11Desktop:
         # where `move_pointer` last put the pointer (None: not moved yet): a pointer found
         # anywhere else has been moved by someone else since, most likely the user
         self.placed: Pointer | None = None
-        self._gui: PyAutoGUI | None = None  # pyautogui, once `prepare_input` has loaded it
-        self._presses: PressBackend | None = None
 
     def __enter__(self) -> X11Desktop:
         return self
@@ -200,8 +198,8 @@ class X11Desktop:
         """Move the pointer to (x, y) on THIS X screen and return where it then is.
 
         An XTest motion event moves the pointer as a mouse would, but only on the screen it is
-        already on (pyautogui's, and here Xvfb ignores the root named in the event); a warp to
-        our root window first brings it over from another X screen. The pyautogui clicks that
+        already on (Xvfb ignores the root named in the event); a warp to
+        our root window first brings it over from another X screen. The XTest presses that
         follow at the same point then land on this screen.
 
         A window manager that grabs button presses (openbox, to focus and raise the window
@@ -236,47 +234,48 @@ class X11Desktop:
         now = self.pointer()
         return None if now == self.placed else now
 
-    # --- the buttons and the wheel, through pyautogui on this display's own connection ----------
+    def pointer_held_elsewhere(self) -> bool:
+        """Whether another program holds the pointer (an active grab: a screen locker's, or a
+        drag under way), so that a click now would go to it, not to the window under the
+        pointer. Asked by taking the pointer for an instant and giving it straight back."""
+        status = self.root.grab_pointer(False, 0, X.GrabModeAsync, X.GrabModeAsync, X.NONE, X.NONE,
+                                        X.CurrentTime)
+        if status == X.GrabSuccess:
+            self.display.ungrab_pointer(X.CurrentTime)
+            self.display.flush()
+        return status in (X.AlreadyGrabbed, X.GrabFrozen)
+
+    # --- the buttons and the wheel, through XTest on this display's own connection ----------
 
     def will_grab(self, rect: Rect) -> None:
         """Nothing to prepare: an X11 grab of any rectangle is as quick."""
 
     def prepare_input(self) -> None:
-        """Load pyautogui now, sharing this display's connection (tens of ms), so that no timed
-        stage pays for it; a pyautogui without a platform backend to press through is refused
-        here, before any click."""
-        self._input()
+        """Refuse now, before any click, an X server without the XTEST extension (the presses
+        go through it; the server listed its extensions when the display was opened)."""
+        if not self.display.has_extension("XTEST"):
+            raise CaptureError(f"the X server {self.name} offers no XTEST extension, through which the "
+                               "clicks are made; nothing clicked (start it with XTEST enabled)")
 
     def click(self, x: int, y: int) -> None:
-        """One left click at (x, y), where `move_pointer` has just put the pointer: a motion
-        there, a press, a motion, a release (pyautogui's backend; see `press_backend`)."""
-        _, presses = self._input()
-        presses._click(x, y, "left")  # at the pointer's own position: no move, no other screen
+        """One left click where `move_pointer` has just put the pointer, (x, y): an XTest press
+        and release sent together, without waiting for the server. The next question to it
+        (where the pointer is, before the next cell) follows them on the same connection, so it
+        is answered only once they are handled."""
+        self._press(LEFT_BUTTON)
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
         """Turn the mouse wheel where the pointer is: `down` notches towards the bottom of the
         page (negative: the top), `right` notches sideways towards the right (negative: left)."""
-        gui, _ = self._input()
-        gui.PAUSE = 0.0
-        if down:
-            gui.scroll(-down)
-        if right:
-            gui.hscroll(right)
+        for notches, forward, back in ((down, WHEEL_DOWN, WHEEL_UP), (right, WHEEL_RIGHT, WHEEL_LEFT)):
+            for _ in range(abs(notches)):
+                self._press(forward if notches > 0 else back)
+        self.display.sync()
 
-    def _input(self) -> tuple[PyAutoGUI, PressBackend]:
-        """pyautogui and its platform backend, sending through this display's connection."""
-        if self._gui is None or self._presses is None:
-            self._gui = load_pyautogui(self.name, self.display)
-            self._presses = press_backend(self._gui)
-        self._own_connection()
-        return self._gui, self._presses
-
-    def _own_connection(self) -> None:
-        """pyautogui's X11 backend sends through this display's connection: it is one per process,
-        and another desktop open in it (a test's second display) may have taken it since."""
-        backend = getattr(self._gui, "_pyautogui_x11", None)  # private: not in pyautogui's stubs
-        if backend is not None and getattr(backend, "_display", None) is not self.display:
-            backend._display = self.display
+    def _press(self, button: int) -> None:
+        fake_input(self.display, X.ButtonPress, button)
+        fake_input(self.display, X.ButtonRelease, button)
+        self.display.flush()
 
     def window_at(self, x: float, y: float) -> WindowRecord | None:
         """The topmost viewable window at root point (x, y), or None (bare desktop)."""
@@ -317,13 +316,6 @@ class PyAutoGUI(Protocol):
     def scroll(self, clicks: float) -> None: ...
 
     def hscroll(self, clicks: float) -> None: ...
-
-
-class PressBackend(Protocol):
-    """The part of pyautogui's platform backend (`pyautogui.platformModule`) the clicks use: one
-    left click at (x, y), a motion there, a press, a motion, a release (an X round trip each)."""
-
-    def _click(self, x: int, y: int, button: str) -> None: ...
 
 
 def load_pyautogui(display: str, connection: Display | None = None) -> PyAutoGUI:
@@ -390,22 +382,6 @@ def _connected_to(connection: Display, display: str) -> bool:
     except (error.ConnectionClosedError, OSError):
         return False
     return True
-
-
-def press_backend(gui: PyAutoGUI) -> PressBackend:
-    """pyautogui's platform backend, which the clicks call directly.
-
-    pyautogui's public `click(x, y, clicks=2)` asks the X server where the pointer is six times
-    per cell (its corner fail-safe before and after its move and before each click, and the move's
-    start) on top of the press, release and motions, each a round trip to a server the browser
-    keeps busy (docs/notes.md). The clicker
-    has already checked the pointer before every cell (which any move of the user's trips, a move
-    into a corner included) and found it on the cell."""
-    backend = getattr(gui, "platformModule", None)
-    if not callable(getattr(backend, "_click", None)):
-        raise CaptureError(f"this pyautogui has no platform backend to click through; {clicked_words(0)} "
-                           "(reinstall the version pyproject.toml asks for)")
-    return cast(PressBackend, backend)
 
 
 # The sonames of the X libraries mss loads, fixed by their ABI (Debian, Fedora, Arch alike).

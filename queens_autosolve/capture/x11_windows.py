@@ -65,8 +65,8 @@ def display_name(env: Mapping[str, str] | None = None) -> str:
     )
 
 
-# The X extensions this project uses through python-xlib: XTEST, for the pointer moves and
-# pyautogui's clicks (mss grabs through its own connection). On connecting, python-xlib imports
+# The X extensions this project uses through python-xlib: XTEST, for the pointer moves, the
+# presses and the wheel (mss grabs through its own connection). On connecting, python-xlib imports
 # and sets up a module for every extension the server offers, with a round trip each: 15 on
 # Xvfb, 20-30 ms of every run's start.
 USED_EXTENSIONS = frozenset({"XTEST"})

@@ -109,6 +109,10 @@ class PageState:
     shown_ms: float | None = None
     solved_ms: float | None = None
     presses: int = 0  # presses on this board, those a solved board ignores included
+    first_press_ms: float | None = None  # the page's clock, as shown_ms
+    # performance.timeOrigin: the page's clock at 0, in ms since the epoch (to set another
+    # program's time.time() beside the page's times)
+    time_origin_ms: float | None = None
 
     @property
     def shown_to_solved_ms(self) -> float | None:
@@ -535,6 +539,8 @@ class PracticeServer(LoopbackServer):
                 shown_ms=_ms_field(report, "shown_ms"),
                 solved_ms=_ms_field(report, "solved_ms"),
                 presses=_int_field(report, "presses"),
+                first_press_ms=_ms_field(report, "first_press_ms"),
+                time_origin_ms=_ms_field(report, "time_origin_ms"),
             )
             self._changed.notify_all()
             return self._state

@@ -1,7 +1,8 @@
 """`queens-autosolve watch`: stay ready on the browser window and solve each fresh board the
 moment it shows (LinkedIn's Start pressed, a new level, the practice page's Next puzzle).
 
-One line per board met; Ctrl-C ends it with a summary line (exit status 130). With `--once` it
+One line per board met; Ctrl-C ends it with a summary line (exit status 130), once the board in
+hand, if any, is done (a second Ctrl-C at once). With `--once` it
 exits after the first board it solves or refuses, with `run`'s exit status (0 solved, 1 still
 wrong after the last round, 2 a refusal, said in one line).
 """
@@ -10,8 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
-import time
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from queens_autosolve.capture.desktop import DESKTOPS
@@ -56,17 +60,34 @@ def main(args: argparse.Namespace) -> int:
         desktop.monitors()
         desktop.prepare_input()
         watcher = Watcher(desktop, source, options, take_over=args.take_over, say=_status)
-        try:
-            while True:
+        with ctrl_c_between_looks() as stopped:
+            while not stopped.is_set():
                 done = watcher.look()
                 if done is not None:
                     _print(done, args.json)
                     if args.once and done.verdict is Verdict.FRESH:  # solved, or refused: run's status
                         return done.status
-                time.sleep(POLL)
-        except KeyboardInterrupt:
-            _summary(watcher, args.json)
-            return 130
+                stopped.wait(POLL)
+        _summary(watcher, args.json)
+        return 130
+
+
+@contextmanager
+def ctrl_c_between_looks() -> Iterator[threading.Event]:
+    """Ctrl-C (SIGINT) sets the event the loop checks between looks, instead of raising wherever
+    the loop is: raised inside a request to the display server, it could leave the connection
+    locked, and closing it would then hang. A second Ctrl-C raises at once, as usual."""
+    stopped = threading.Event()
+
+    def stop(*_: object) -> None:
+        stopped.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    before = signal.signal(signal.SIGINT, stop)
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _status(line: str) -> None:

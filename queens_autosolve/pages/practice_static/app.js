@@ -631,6 +631,8 @@ class Reporter {
       shown_ms: g.shownAt,
       solved_ms: g.solvedAt,
       presses: g.presses || 0,
+      first_press_ms: g.firstPressAt == null ? null : g.firstPressAt,
+      time_origin_ms: performance.timeOrigin,
     });
     // Not `keepalive`: Chromium failed every keepalive fetch of a page after its first 170-290
     // ("Failed to fetch", no connection made), which a page that shows board after board without
@@ -664,8 +666,9 @@ class StartScreen {
     // every press on the board counts, those a solved board ignores too: a test can tell that
     // nothing clicked a board once it was solved
     game.presses = 0;
-    game.boardEl.addEventListener("pointerdown", () => {
+    game.boardEl.addEventListener("pointerdown", (event) => {
       game.presses++;
+      if (game.firstPressAt == null) game.firstPressAt = event.timeStamp; // the page's clock
       if (game.solved) game.reporter.send(); // a press the game itself takes reports the board anyway
     }, true);
     if (!game.options.start_screen) return;
@@ -712,6 +715,7 @@ class StartScreen {
     g.drag = null;
     g.boardNumber = data.board;
     g.presses = 0;
+    g.firstPressAt = null;
     g.shownAt = null;
     g.solvedAt = null;
     g.lastPressAt = -Infinity;
