@@ -193,8 +193,8 @@ def screen1_chromium(two_screens: Xvfb) -> Iterator[Chromium]:
 
 @dataclass(frozen=True)
 class SentClick:
-    """One press or release of a mouse button that this process sent through pyautogui's X11
-    backend (where its public click, mouseDown and mouseUp end too, as do the clicker's clicks)."""
+    """One press or release of a mouse button that this process sent through the X11 desktop
+    (`X11Desktop._press`, where the clicker's clicks and the wheel's notches end)."""
 
     name: str  # "press" or "release"
     x: int
@@ -205,23 +205,21 @@ class SentClick:
 
 @pytest.fixture
 def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
-    """Every button press and release this process sends through pyautogui, recorded (and still
-    sent). A test that says nothing was clicked checks it here, where a click would start, with
-    no waiting."""
-    from queens_autosolve.capture.x11 import load_pyautogui
+    """Every button press and release this process sends through the X11 desktop's XTest
+    presses, recorded (and still sent) with where the pointer was put for it. A test that says
+    nothing was clicked checks it here, where a click would start, with no waiting."""
+    from queens_autosolve.capture.x11 import X11Desktop
 
-    backend = load_pyautogui(xvfb.display).platformModule  # type: ignore[attr-defined]
     sent: list[SentClick] = []
+    real = X11Desktop._press
 
-    def recorded(name: str, real: Callable[..., object]) -> Callable[..., object]:
-        def send(x: int, y: int, button: object) -> object:
-            sent.append(SentClick(name, x, y, button, time.perf_counter()))
-            return real(x, y, button)
+    def recorded(desktop: X11Desktop, button: int) -> None:
+        x, y = (desktop.placed.x, desktop.placed.y) if desktop.placed is not None else (-1, -1)
+        sent.append(SentClick("press", x, y, button, time.perf_counter()))
+        sent.append(SentClick("release", x, y, button, time.perf_counter()))
+        real(desktop, button)
 
-        return send
-
-    monkeypatch.setattr(backend, "_mouseDown", recorded("press", backend._mouseDown))
-    monkeypatch.setattr(backend, "_mouseUp", recorded("release", backend._mouseUp))
+    monkeypatch.setattr(X11Desktop, "_press", recorded)
     return sent
 
 
