@@ -59,7 +59,7 @@ bench-generate: $(STAMP)
 # The live job: 10 fresh `run` processes on the 11x11 practice page in Chromium (Xvfb; with
 # BENCH_LIVE_ARGS=--desktop sway, native on a headless sway through the wlroots desktop).
 bench-live: $(STAMP) system-deps
-	$(BIN)/python scripts/bench_live.py --runs 10 $(BENCH_LIVE_ARGS)
+	$(BIN)/python -m scripts.bench_live --runs 10 $(BENCH_LIVE_ARGS)
 
 # Star Battle, the deeper look: our solver against CP-SAT and SAT (CaDiCaL, the same peers as
 # `make bench`) on every puzzle of a sample of 200 per set, with --ablate (each rule left out),

@@ -10,7 +10,7 @@ painted to the press that solved it (targets: median under 100 ms, every board u
 and the CPU `watch` takes of one core while the page holds still (target under 5%), from
 /proc/PID/stat over `--idle-seconds`, on the start screen and on a solved board.
 
-    python scripts/bench_live.py [--runs 10] [--size 11] [--watch-boards 20] [--idle-seconds 30]
+    python -m scripts.bench_live [--runs 10] [--size 11] [--watch-boards 20] [--idle-seconds 30]
                                  [--only watch|run] [--desktop x11|sway|gnome] [--refresh HZ] [--json]
 """
 
@@ -30,10 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
-
-from watching import WatchProcess, press_next_puzzle, start_button  # noqa: E402
-
 from queens_autosolve.autosolve.pipeline import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter
@@ -41,6 +37,7 @@ from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.watching import WatchProcess, press_next_puzzle, start_button
 
 PACKAGES = ("queens_autosolve",)
 

@@ -8,7 +8,7 @@ stricter case. Counts per source how many readings are exact, refused, wrong but
 but confident (the actuator would click on those: must be none); for the tight crops, how many
 were refused although readable.
 
-    .venv/bin/python scripts/sweep_clips.py [--renders-only | --screens-only] [--quick]
+    .venv/bin/python -m scripts.sweep_clips [--renders-only | --screens-only] [--quick]
 """
 
 from __future__ import annotations
@@ -22,20 +22,18 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.vision import BoardNotFound, read_board
+from queens_autosolve.vision.locate import locate
+from queens_autosolve.vision.shades import shades_of
+from tests import render
+from tests.render import cell_spans, clip_image, margin_of, render_board
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
-
-import numpy as np  # noqa: E402
-import render  # noqa: E402
-from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
-
-from queens_autosolve.capture import load_image  # noqa: E402
-from queens_autosolve.solver.generate import generate_puzzle  # noqa: E402
-from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
-from queens_autosolve.vision import BoardNotFound, read_board  # noqa: E402
-from queens_autosolve.vision.locate import locate  # noqa: E402
-from queens_autosolve.vision.shades import shades_of  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 PLACES = (("left",), ("right",), ("top",), ("bottom",),

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
-from conftest import OFFSET, require_tool
 
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
 from queens_autosolve.pages.browser import Browser, Chromium, wait_for_board, wait_for_window
@@ -25,6 +24,7 @@ from queens_autosolve.pages.practice import REGION_COLOURS, PageState, PracticeS
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.search import search
+from tests.environment import OFFSET, require_tool
 
 # A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")

@@ -256,7 +256,8 @@ def test_detect_debug_draws_a_failed_reading_too(tmp_path):
 
 def test_detect_debug_draws_a_successful_reading(tmp_path):
     from PIL import Image
-    from render import render_board
+
+    from tests.render import render_board
 
     image = tmp_path / "board.png"
     picture = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."])

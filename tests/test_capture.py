@@ -10,7 +10,6 @@ import urllib.parse
 
 import numpy as np
 import pytest
-from live import xmessage
 
 from queens_autosolve.capture import (
     CaptureError,
@@ -29,6 +28,7 @@ from queens_autosolve.capture import (
     rank_windows,
 )
 from queens_autosolve.capture.x11_windows import display_name
+from tests.live import xmessage
 
 CHROMIUM = ("chromium (/tmp/profile)", "Chromium")
 

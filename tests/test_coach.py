@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import shared_path
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.solver.coach import (
@@ -25,6 +24,7 @@ from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.propagate import Step, StepKind, board_of
 from queens_autosolve.solver.puzzle import Puzzle, cell_name, mask_of
 from queens_autosolve.solver.search import explain, search_board, solve
+from tests.environment import shared_path
 
 LINKEDIN = ("linkedin-official.txt", "linkedin-bonus.txt", "linkedin-2026.txt")
 
@@ -217,7 +217,8 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
 def board_image(tmp_path):
     """Render a LinkedIn level with the given cell marks to a PNG; returns its path."""
     from PIL import Image
-    from render import render_board
+
+    from tests.render import render_board
 
     def draw(puzzle: Puzzle, marks: dict[tuple[int, int], str]) -> str:
         states = ["".join(marks.get((r, c), ".") for c in range(puzzle.n)) for r in range(puzzle.n)]
@@ -239,9 +240,8 @@ def test_hint_image_names_the_wrong_queen(capsys, board_image):
 
 
 def test_hint_image_json_gives_the_step_the_engine_gives(capsys, board_image):
-    from render import PALETTE, hex_rgb
-
     from queens_autosolve.vision.colour_names import region_colour_names
+    from tests.render import PALETTE, hex_rgb
 
     puzzle = level(2)
     names = region_colour_names([hex_rgb(PALETTE[g]) for g in range(puzzle.region_count)])

@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-from live import practice_page
 
 from queens_autosolve.autosolve.coach import hint
 from queens_autosolve.autosolve.pipeline import Source
@@ -18,6 +17,7 @@ from queens_autosolve.solver.coach import Position, hint_sequence
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import solve
+from tests.live import practice_page
 
 pytestmark = pytest.mark.e2e
 

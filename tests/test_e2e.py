@@ -14,7 +14,6 @@ import subprocess
 import sys
 
 import pytest
-from live import practice_page, wait_painted, wait_until, xdotool
 
 from queens_autosolve.autosolve.pipeline import Options, RunResult, Source, run
 from queens_autosolve.pages.browser import Chromium
@@ -22,6 +21,7 @@ from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.live import practice_page, wait_painted, wait_until, xdotool
 
 pytestmark = pytest.mark.e2e
 

@@ -15,9 +15,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import require_tool
-from gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
-from live import marked_cells
 
 from queens_autosolve.capture.gnome import GnomeDesktop
 from queens_autosolve.pages.practice import region_colours
@@ -25,6 +22,9 @@ from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import read_board
+from tests.environment import require_tool
+from tests.gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
+from tests.live import marked_cells
 
 pytestmark = pytest.mark.e2e
 

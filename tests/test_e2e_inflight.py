@@ -17,7 +17,13 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 import pytest
-from live import (
+
+from queens_autosolve.capture import Desktop, Rect, WindowRecord
+from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
+from tests.live import (
     CHANGE_AFTER,
     assert_stopped_at_once,
     marked_cells,
@@ -29,12 +35,6 @@ from live import (
     xdotool,
     xmessage,
 )
-
-from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.pages.practice import PracticeServer
-from queens_autosolve.solver.generate import generate_puzzle
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 

@@ -24,7 +24,6 @@ import subprocess
 import sys
 
 import pytest
-from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from queens_autosolve.autosolve.coach import hint
 from queens_autosolve.autosolve.pipeline import Source
@@ -34,6 +33,7 @@ from queens_autosolve.solver.coach import hint_sequence
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 pytestmark = pytest.mark.e2e
 

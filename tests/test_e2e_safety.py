@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from live import practice_page, wait_painted, wait_until, xdotool, xmessage
 from Xlib import X
 
 from queens_autosolve.autosolve.cli import main
@@ -21,6 +20,7 @@ from queens_autosolve.capture import Desktop, NotABrowserError, Rect
 from queens_autosolve.pages.browser import Chromium, wait_for_window
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.live import practice_page, wait_painted, wait_until, xdotool, xmessage
 
 pytestmark = pytest.mark.e2e
 
@@ -113,7 +113,7 @@ def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
 
 
 def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path, sent_clicks):
-    from render import render_board
+    from tests.render import render_board
 
     puzzle = puzzle_of(7, 3)
     image = render_board(["".join(chr(65 + v) for v in row) for row in puzzle.regions])

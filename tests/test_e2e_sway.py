@@ -20,11 +20,21 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import require_tool
-from desktops import FIREFOX_NAMES
-from live import wait_until
 from PIL import Image
-from wayland import (
+
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import FrameSource
+from queens_autosolve.capture.wlroots import WlrootsDesktop
+from queens_autosolve.pages.browser import wait_for_board
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.pages.sway import Sway
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
+from tests.desktops import FIREFOX_NAMES
+from tests.environment import require_tool
+from tests.live import wait_until
+from tests.wayland import (
     WaylandFirefox,
     native_chromium,
     page_in,
@@ -38,16 +48,6 @@ from wayland import (
     xmessage,
     xwayland_chromium,
 )
-
-from queens_autosolve.capture.geometry import Rect
-from queens_autosolve.capture.models import FrameSource
-from queens_autosolve.capture.wlroots import WlrootsDesktop
-from queens_autosolve.pages.browser import wait_for_board
-from queens_autosolve.pages.practice import PageState
-from queens_autosolve.pages.sway import Sway
-from queens_autosolve.solver.generate import generate_puzzle
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 

@@ -10,12 +10,12 @@ import json
 import time
 
 import pytest
-from live import board_box, cell_centre, grab, wait_until, xdotool
-from watching import WatchProcess, press_next_puzzle, start_button
 
 from queens_autosolve.pages.browser import Chromium, wait_for_window
 from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generate import generate_puzzle
+from tests.live import board_box, cell_centre, grab, wait_until, xdotool
+from tests.watching import WatchProcess, press_next_puzzle, start_button
 
 pytestmark = pytest.mark.e2e
 

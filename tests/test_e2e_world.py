@@ -18,19 +18,6 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 import pytest
-from conftest import ClickRecorder
-from live import (
-    assert_solved_and_pointer_back,
-    assert_stopped_at_once,
-    moved_by_a_cell,
-    place_window,
-    practice_page,
-    run_changed_under,
-    run_with_the_pointer_on_the_board,
-    wait_until,
-    xdotool,
-    xmessage,
-)
 
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve.onscreen import check_scroll_point
@@ -42,6 +29,19 @@ from queens_autosolve.pages.practice import PageState
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.click_recorder import ClickRecorder
+from tests.live import (
+    assert_solved_and_pointer_back,
+    assert_stopped_at_once,
+    moved_by_a_cell,
+    place_window,
+    practice_page,
+    run_changed_under,
+    run_with_the_pointer_on_the_board,
+    wait_until,
+    xdotool,
+    xmessage,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import GAMES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from oracles import find_solutions
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.bench import baseline
@@ -29,6 +27,8 @@ from queens_autosolve.solver.grow import UNKNOWN, Budgets, Growth, RegionMap
 from queens_autosolve.solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from queens_autosolve.solver.regions import grow_star_regions, is_connected, random_solution_cells
 from queens_autosolve.solver.search import search
+from tests.environment import GAMES
+from tests.oracles import find_solutions
 
 FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

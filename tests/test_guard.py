@@ -11,13 +11,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pytest
-from render import render_board
 
 from queens_autosolve.actuator.errors import BoardChanged, CellChanged, UnsafeToClick
 from queens_autosolve.actuator.guard import BoardGuard
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Placement, WindowRecord
 from queens_autosolve.vision import read_board
+from tests.render import render_board
 
 REGIONS = ["AABBB", "AABBC", "DDBCC", "DEECC", "EEEEC"]
 OTHER_REGIONS = ["AAABB", "AAABC", "DDDCC", "DEECC", "EEECC"]

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from live import practice_page, wait_until, xdotool, xmessage
-from readings import reading_of
 
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve import pipeline
@@ -23,6 +21,8 @@ from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, Frame
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
+from tests.live import practice_page, wait_until, xdotool, xmessage
+from tests.readings import reading_of
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])

@@ -19,8 +19,6 @@ from io import BytesIO
 
 import numpy as np
 import pytest
-from conftest import have_chromium, require_tool
-from live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 from PIL import Image
 
 from queens_autosolve.autosolve.cli import main
@@ -28,6 +26,8 @@ from queens_autosolve.pages.browser import Chromium, find_chromium
 from queens_autosolve.pages.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, region_colours
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.environment import have_chromium, require_tool
+from tests.live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 
 # A 9x9 LinkedIn level (2026-07-11) with two pre-placed queens.
 LEVEL = Puzzle.from_rows(

@@ -11,13 +11,13 @@ import time
 
 import numpy as np
 import pytest
-from live import board_box, grab, post, shown, xdotool
 
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.coach import Tier
 from queens_autosolve.solver.difficulty import Difficulty
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.search import search
+from tests.live import board_box, grab, post, shown, xdotool
 
 SIX = generate_puzzle(6, rng=5)
 SIX_ANSWER = set(search(SIX).solution.queens)

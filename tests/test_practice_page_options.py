@@ -17,7 +17,14 @@ import time
 
 import numpy as np
 import pytest
-from live import (
+
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.pages.browser import Browser
+from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.generate import generate_puzzle
+from queens_autosolve.solver.search import search
+from tests.live import (
     FIVE,
     FIVE_ANSWER,
     board_box,
@@ -31,13 +38,6 @@ from live import (
     wait_painted,
     wait_until,
 )
-
-from queens_autosolve.autosolve.cli import main
-from queens_autosolve.pages.browser import Browser
-from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
-from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.generate import generate_puzzle
-from queens_autosolve.solver.search import search
 
 EMPTY_FIVE = ["....."] * 5
 

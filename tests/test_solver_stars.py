@@ -10,10 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from conftest import GAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 import queens_autosolve.solver.branching as branching
 import queens_autosolve.solver.propagate as propagate_module
@@ -34,6 +32,8 @@ from queens_autosolve.solver.propagate import (
     trial,
 )
 from queens_autosolve.solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
+from tests.environment import GAMES
+from tests.test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
 # and no queen settled; trying each cell of its tight units settles it.

@@ -9,7 +9,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from twoplayer_oracles import brute_force_wins
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
@@ -22,6 +21,7 @@ from queens_autosolve.twoplayer.queens_game import (
     analyse,
 )
 from queens_autosolve.twoplayer.search import solve
+from tests.twoplayer_oracles import brute_force_wins
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from twoplayer_oracles import is_path_legal, naive_distance
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import PositionError
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
+from tests.twoplayer_oracles import is_path_legal, naive_distance
 
 
 def test_agrees_with_a_naive_bfs_on_random_boards():

@@ -14,22 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from render import (
-    GOLD,
-    PALETTE,
-    board_image,
-    cell_centres,
-    cell_spans,
-    hex_rgb,
-    lay_card,
-    line_widths,
-    margin_of,
-    render_board,
-)
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.capture import ImageReadError
@@ -51,6 +38,19 @@ from queens_autosolve.vision.recheck import lattice_at, recheck_board
 from queens_autosolve.vision.sample import to_lab
 from queens_autosolve.vision.shades import shades_of, share_around_marks, stripe_mask
 from queens_autosolve.vision.states import read_states, states_only
+from tests import render
+from tests.render import (
+    GOLD,
+    PALETTE,
+    board_image,
+    cell_centres,
+    cell_spans,
+    hex_rgb,
+    lay_card,
+    line_widths,
+    margin_of,
+    render_board,
+)
 
 MARKS = ".....xQL"
 

@@ -10,17 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import render
-from conftest import SHARED_DATA, load_script, shared_path
-from render import (
-    cell_centres,
-    cell_spans,
-    clip_image,
-    draw_round_buttons,
-    line_widths,
-    margin_of,
-    render_board,
-)
 
 from queens_autosolve.capture import load_image
 from queens_autosolve.solver.generate import generate_puzzle
@@ -30,8 +19,19 @@ from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
 from queens_autosolve.vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
 from queens_autosolve.vision.shades import shades_of
 from queens_autosolve.vision.tight import TIGHT_REASON
+from scripts import sweep_clips
+from tests import render
+from tests.environment import SHARED_DATA, shared_path
+from tests.render import (
+    cell_centres,
+    cell_spans,
+    clip_image,
+    draw_round_buttons,
+    line_widths,
+    margin_of,
+    render_board,
+)
 
-sweep_clips = load_script("sweep_clips")
 PLACES = (("left",), ("right",), ("top",), ("bottom",),
           ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
 FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)

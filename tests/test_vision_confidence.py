@@ -10,15 +10,14 @@ import random
 import cv2
 import numpy as np
 import pytest
-from conftest import ROOT, load_script
-from render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import CONFIDENT, BoardNotFound, read_board
 from queens_autosolve.vision.reading import CellState, margin_score
-
-calibration = load_script("calibrate_vision")
+from scripts import calibrate_vision as calibration
+from tests.environment import ROOT
+from tests.render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 
 def _board(n: int, seed: int, marks: str = ".....xxQL") -> tuple[list[list[int]], list[str]]:
@@ -50,7 +49,7 @@ def test_regions_from_colour_alone_are_certain_when_the_colours_are_clear(cell, 
 
 
 def test_colour_alone_with_two_close_region_colours_is_unsure(monkeypatch):
-    import render
+    from tests import render
 
     # two neighbouring regions 4 delta E apart, and no thick borders to tell them apart
     palette = ("#DFDFDF", "#D9D9D9", *render.PALETTE[2:])
@@ -147,7 +146,7 @@ def test_calibration_subset_has_no_wrong_reading_above_the_click_threshold():
 
 @pytest.mark.shared
 def test_real_screenshots_with_overlays_have_no_confident_misreading():
-    from conftest import shared_path
+    from tests.environment import shared_path
 
     shared_path("screens", "labels.json")
     rng = random.Random(3)

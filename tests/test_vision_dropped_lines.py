@@ -16,12 +16,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from render import render_board
 
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import read_board
 from queens_autosolve.vision.reading import CONFIDENT, BoardNotFound
+from tests.render import render_board
 
 CELL = 40
 

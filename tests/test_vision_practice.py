@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require_tool
-from live import photograph_page
 from PIL import Image
 
 from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium
@@ -22,6 +20,8 @@ from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardReading, read_image
+from tests.environment import require_tool
+from tests.live import photograph_page
 
 pytestmark = pytest.mark.e2e
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from render import cell_centres, draw_pointer, render_board
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.vision import read_board
+from tests.render import cell_centres, draw_pointer, render_board
 
 N, CELL = 9, 48
 
@@ -117,10 +117,9 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
     crop ended in the anti-aliased pixel after the frame on one side, and right at the frame's end
     on another (a frame as thick as the others and thicker than any region border: not a border
     the edge runs along)."""
-    from conftest import shared_path
-
     from queens_autosolve.capture import load_image
     from queens_autosolve.vision import read_image
+    from tests.environment import shared_path
 
     path = shared_path("screens", "an21p__data_0_input.png")
     whole = read_image(path)

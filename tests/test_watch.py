@@ -3,13 +3,12 @@ samples between looks, and what it says about each board (the live loop: test_e2
 
 from __future__ import annotations
 
-from readings import reading_of
-
 from queens_autosolve.autosolve.records import Outcome, RunResult, Solved
 from queens_autosolve.autosolve.watch import BoardDone, BoardKey, Tally, Verdict, judge_board, sample_lines
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
+from tests.readings import reading_of
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])

@@ -19,10 +19,10 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from live import wait_painted, xdotool
 
 from queens_autosolve.pages.two_player import DEFAULT_MODE, GameServer
 from queens_autosolve.solver.errors import QueensError
+from tests.live import wait_painted, xdotool
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from twoplayer_oracles import brute_force_wins, open_moves
 
 from queens_autosolve.twoplayer.queens_game import (
     KaylesSolver,
@@ -15,6 +14,7 @@ from queens_autosolve.twoplayer.queens_game import (
     QueensGame,
     SolveTimeout,
 )
+from tests.twoplayer_oracles import brute_force_wins, open_moves
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from live import post
 
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.two_player import GameServer
@@ -22,6 +21,7 @@ from queens_autosolve.solver import difficulty
 from queens_autosolve.solver.coach import Tier
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.live import post
 
 FOUR = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="four")
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")

@@ -7,12 +7,12 @@ import random
 
 import numpy as np
 import pytest
-from render import cell_spans, lay_card, render_board
 
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardNotFound, read_board
 from queens_autosolve.vision.winscreen import by_the_rules, shows_a_won_board
+from tests.render import cell_spans, lay_card, render_board
 
 
 def board_under_card(n: int, cell: int, seed: int, *, gold: bool, wrong: bool = False) -> np.ndarray:
