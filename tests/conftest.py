@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_window
+from queens_autosolve.pages.browser import Chromium, Xvfb
 from tests.click_recorder import ClickRecorder
 from tests.desktops import Firefox, Openbox
 from tests.environment import (
@@ -35,6 +35,7 @@ from tests.environment import (
     have_xvfb,
     require_tool,
 )
+from tests.live import wait_for_window
 
 # `make test` runs the suite on pytest-xdist workers, a module at a time (--dist loadfile): a
 # module's tests share one worker, so its module-scoped displays and browsers start once. Not

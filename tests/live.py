@@ -19,7 +19,7 @@ from types import ModuleType
 import numpy as np
 
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.pages.browser import Browser, Chromium, wait_for_board, wait_for_window
+from queens_autosolve.pages.browser import Browser, Chromium, StageError, wait_for_board
 from queens_autosolve.pages.practice import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Cell, Puzzle
@@ -442,3 +442,20 @@ def assert_solved_and_pointer_back(done: Rested, *, rounds: int = 3) -> None:
     made = done.report["rounds"]
     assert isinstance(made, list) and len(made) <= rounds, made
     assert done.pointer_after == done.pointer_before
+
+
+def _titled(name: str, title: str, contains: bool) -> bool:
+    """Whether a window named `name` is the one titled `title` (with `contains`: whose title
+    contains it, in any case, as the window lister matches)."""
+    return title.lower() in name.lower() if contains else name == title
+
+
+def wait_for_window(display: str, title: str, timeout: float = 10.0, contains: bool = False) -> None:
+    """Wait until a viewable window is titled `title` (with `contains`, a title containing it)."""
+    deadline = time.monotonic() + timeout
+    with Desktop(display) as desktop:
+        while time.monotonic() < deadline:
+            if any(_titled(r.title, title, contains) and r.viewable for r in desktop.windows(title)):
+                return
+            time.sleep(0.05)
+    raise StageError(f"no window titled {title!r} appeared within {timeout:g}s")

@@ -209,7 +209,7 @@ BLUE_PAGE = "data:text/html," + urllib.parse.quote(
 @pytest.fixture(scope="module")
 def blue_page(shared_browser):
     """The shared Chromium showing a plain blue page titled Queens, for this module's tests."""
-    from queens_autosolve.pages.browser import wait_for_window
+    from tests.live import wait_for_window
 
     shared_browser.open(BLUE_PAGE)
     try:

@@ -18,6 +18,7 @@ from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import solve
 from tests.live import practice_page
+from tests.test_coach import after_step
 
 pytestmark = pytest.mark.e2e
 
@@ -90,5 +91,5 @@ def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
     assert [step.text for step in made] == [step.text for step in expected]
     position = Position()
     for step in made:
-        position = position.with_step(step)
+        position = after_step(position, step)
     assert x_cells(state.states) == set(position.marks)  # every X the steps made, and no other

@@ -17,10 +17,10 @@ from Xlib import X
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
 from queens_autosolve.capture import Desktop, NotABrowserError, Rect
-from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
-from tests.live import practice_page, wait_painted, wait_until, xdotool, xmessage
+from tests.live import practice_page, wait_for_window, wait_painted, wait_until, xdotool, xmessage
 
 pytestmark = pytest.mark.e2e
 

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generate import generate_puzzle
-from tests.live import board_box, cell_centre, grab, wait_until, xdotool
+from tests.live import board_box, cell_centre, grab, wait_for_window, wait_until, xdotool
 from tests.watching import WatchProcess, press_next_puzzle, start_button
 
 pytestmark = pytest.mark.e2e

@@ -24,7 +24,7 @@ from queens_autosolve.autosolve.onscreen import check_scroll_point
 from queens_autosolve.autosolve.pipeline import Options, Outcome, Source, run
 from queens_autosolve.autosolve.run_report import report_lines
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.pages.browser import Browser, wait_for_window
+from queens_autosolve.pages.browser import Browser
 from queens_autosolve.pages.practice import PageState
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
@@ -38,6 +38,7 @@ from tests.live import (
     practice_page,
     run_changed_under,
     run_with_the_pointer_on_the_board,
+    wait_for_window,
     wait_until,
     xdotool,
     xmessage,

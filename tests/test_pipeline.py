@@ -14,7 +14,7 @@ import pytest
 
 from queens_autosolve.actuator.errors import UnsafeToClick
 from queens_autosolve.autosolve import pipeline
-from queens_autosolve.autosolve.aftercheck import board_differences
+from queens_autosolve.autosolve.aftercheck import cell_differences
 from queens_autosolve.autosolve.pipeline import Options, Outcome, RunResult, Solved, Source, Stopwatch
 from queens_autosolve.autosolve.run_report import report_lines, result_json
 from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
@@ -34,11 +34,11 @@ def reading(rows: list[str], confidence: float = 1.0) -> BoardReading:
 
 
 def test_board_showing_the_solution_has_no_differences():
-    assert board_differences(reading([".Q..", "x..Q", "Q...", "..L."]), ANSWER.queens) == ()
+    assert cell_differences(reading([".Q..", "x..Q", "Q...", "..L."]).states, ANSWER.queens) == ()
 
 
 def test_differences_name_missing_and_extra_queens():
-    found = board_differences(reading(["Q...", "...Q", "x...", "..Q."]), ANSWER.queens)
+    found = cell_differences(reading(["Q...", "...Q", "x...", "..Q."]).states, ANSWER.queens)
     assert found == (
         "r1c1 holds a queen that is not in the solution",
         "r1c2 should hold a queen but shows '.'",

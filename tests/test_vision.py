@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.capture import ImageReadError
+from queens_autosolve.capture import Frame, ImageReadError, Rect
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
@@ -29,7 +29,6 @@ from queens_autosolve.vision import (
     BoardNotFound,
     BoardReading,
     CellState,
-    from_bgra,
     read_board,
     read_image,
 )
@@ -221,7 +220,7 @@ def test_four_channel_frames_read_like_rgb():
     bgra = np.concatenate([rgb[:, :, ::-1], alpha], axis=2)
     rgba = np.concatenate([rgb, alpha], axis=2)
     expected = read_board(rgb)
-    assert read_board(from_bgra(bgra)) == expected
+    assert read_board(Frame(bgra, Rect(0, 0, bgra.shape[1], bgra.shape[0])).rgb) == expected
     assert read_board(rgba) == expected
 
 

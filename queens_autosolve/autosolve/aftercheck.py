@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision import BoardReading, CellState
+from queens_autosolve.vision import CellState
 
 STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
 VERIFY_CAP = 30.0  # s: the longest a page that keeps changing is watched after a round's clicks
@@ -16,11 +16,6 @@ VERIFY_CAP = 30.0  # s: the longest a page that keeps changing is watched after 
 # and paints once it has handled them all (measured: 150 ms a click in Chromium showed nothing
 # for 2.1 s after 14 clicks, then the solution; judged as "differs", they would be clicked again)
 RESPONSE_PER_CLICK = 0.5
-
-
-def board_differences(reading: BoardReading, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:
-    """How the board differs from the solution `queens`, one sentence per cell (empty: it matches)."""
-    return cell_differences(reading.states, queens)
 
 
 def cell_differences(

@@ -118,11 +118,6 @@ class Position:
         cells = [((r, c), ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
         return cls.of((cell for cell, ch in cells if ch in "QLq"), (cell for cell, ch in cells if ch in "xX"))
 
-    def with_step(self, step: Hint) -> Position:
-        """The position after making `step` (its X marks and its queen)."""
-        queens = self.queens | ({step.queen} if step.queen else set())
-        return Position(frozenset(queens), self.marks | frozenset(step.marks))
-
 
 @dataclass(frozen=True)
 class Mistake:
