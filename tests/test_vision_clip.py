@@ -1,6 +1,7 @@
 """A board the image edge cuts is refused, never read as a smaller whole board; round buttons
 beside a board are no cells; two boards in one image are refused, except LinkedIn's small
-example boards below the main one. (The full clip sweep: scripts/sweep_clips.py.)"""
+example boards below the main one. (The full clip sweep: scripts/sweep_clips.py; the verdict both
+give: tests/clips.py.)"""
 
 from __future__ import annotations
 
@@ -16,11 +17,9 @@ from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
-from queens_autosolve.vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
-from queens_autosolve.vision.shades import shades_of
 from queens_autosolve.vision.tight import TIGHT_REASON
-from scripts import sweep_clips
 from tests import render
+from tests.clips import FRACTIONS, PLACES, clip_verdict, crop_into_cells, fitted_lattice
 from tests.environment import SHARED_DATA, shared_path
 from tests.render import (
     cell_centres,
@@ -32,10 +31,6 @@ from tests.render import (
     render_board,
 )
 
-PLACES = (("left",), ("right",), ("top",), ("bottom",),
-          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
-FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
-
 
 def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndarray, list, list[str]]:
     rng = random.Random(seed * 100 + n)
@@ -46,32 +41,6 @@ def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndar
 
 def same_partition(read: object, regions: object) -> bool:
     return Puzzle.from_region_grid(read).regions == Puzzle.from_region_grid(regions).regions
-
-
-def fitted_lattice(image: np.ndarray) -> Lattice:
-    """The lattice the cells lie on, without the whole-board checks."""
-    mask = light_mask(shades_of(image))
-    blobs = find_blobs(mask)
-    return fit_lattice(blobs, main_board(blobs), mask)
-
-
-def refused_or_exact(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
-    """"refused", "exact", "unsure tight crop" (a smaller board read, below the click threshold,
-    saying it may be a piece), or what was read instead (the failure); read as a still (an image
-    file), where a tight crop may be taken as the whole board: the stricter case."""
-    try:
-        reading = read_board(image, still=True)
-    except BoardNotFound:
-        return "refused"
-    same = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
-    if same and (states is None or reading.state_rows() == states):
-        return "exact"
-    if reading.tight_crop and not reading.is_certain:
-        return "unsure tight crop"  # a piece that looks like a whole board: said, never clicked
-    return f"read {reading.n}x{reading.n} (confidence {reading.confidence:.2f})"
-
-
-SAFE = ("refused", "exact", "unsure tight crop")
 
 
 def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[str, ...], float, bool]]:
@@ -97,8 +66,8 @@ def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatc
         spans = cell_spans(n, cell)
         for places, cells, keep_line in sampled_clips(n, rng, 8):
             clipped = clip_image(image, spans, spans, places, cells, keep_line)
-            verdict = refused_or_exact(clipped, n, partition, states)
-            if verdict not in SAFE:
+            verdict = clip_verdict(clipped, n, partition, states)
+            if not verdict.safe:
                 failures.append(f"cell={cell} {'+'.join(places)} by {cells}, line {keep_line}: {verdict}")
     assert not failures, failures
 
@@ -126,8 +95,8 @@ def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
         clipped = clip_image(image, columns, rows, places, cells, keep_line)
         if min(clipped.shape[:2]) < 20:
             continue
-        verdict = refused_or_exact(clipped, n, partition, None)
-        if verdict not in SAFE:
+        verdict = clip_verdict(clipped, n, partition, None)
+        if not verdict.safe:
             failures.append(f"{'+'.join(places)} by {cells} cells, line {keep_line}, of {w}x{h}: {verdict}")
     assert not failures, failures
 
@@ -210,7 +179,8 @@ def test_the_refusal_says_which_edge_and_how_far_to_scroll():
 def test_a_crop_at_the_outer_frame_all_round_is_a_whole_board():
     image, regions, states = board(9, 48, seed=5)
     m = margin_of(48)
-    assert refused_or_exact(image[m:-m, m:-m], 9, Puzzle.from_region_grid(regions).regions, states) == "exact"
+    partition = Puzzle.from_region_grid(regions).regions
+    assert clip_verdict(image[m:-m, m:-m], 9, partition, states).kind == "exact"
 
 
 @pytest.mark.parametrize("sides", (("right",), ("left", "top"), ("right", "bottom")))
@@ -252,7 +222,7 @@ def tight_crop(image: np.ndarray, n: int, cell: int, depths: tuple[float, float,
     """A render cropped `depths` (left, right, top, bottom; px) into its outer cells."""
     lo, hi = cell_spans(n, cell)
     sides = dict(zip(("left", "right", "top", "bottom"), depths))
-    return sweep_clips.crop_into_cells(image, (lo, hi), (lo, hi), sides)
+    return crop_into_cells(image, (lo, hi), (lo, hi), sides)
 
 
 def tight_depths(cell: int) -> list[tuple[float, float, float, float]]:
