@@ -186,8 +186,10 @@ def test_window_changed_since_capture_refuses(now, words):
         check_window_unchanged(WINDOW, now)
 
 
-def test_window_unchanged_passes():
-    check_window_unchanged(WINDOW, WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600), stacking=3))
+def test_a_window_only_raised_or_lowered_since_capture_is_unchanged():
+    restacked = WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600), stacking=3)
+    assert restacked != WINDOW  # another record, the same window where it was
+    check_window_unchanged(WINDOW, restacked)  # no UnsafeToClick
 
 
 def test_a_window_over_the_board_refuses_and_one_beside_it_does_not():

@@ -90,7 +90,9 @@ def test_the_board_where_it_was_is_clicked_on_whatever_the_window_record_says():
     desktop = StandIn(picture())
     guard = guard_on(desktop)
     desktop.window = None
-    guard.check(5, 10, (0, 0), (1, 3))
+    guard.check(5, 10, (0, 0), (1, 3))  # no BoardChanged
+    with pytest.raises(UnsafeToClick, match="closed before the clicks"):  # before any click: refused
+        guard.check(0, 10, None, (0, 0))
 
 
 def test_a_window_moved_before_the_first_click_is_refused_as_before():
@@ -126,6 +128,7 @@ def test_hover_on_the_pointers_cell_and_on_cells_it_left_is_no_change():
     guard = guard_on(desktop)
     guard.check(0, 10, None, (0, 0))
     desktop.picture = picture(hover=(0, 0))
+    assert not np.array_equal(desktop.picture, picture())  # the hover shows in the pixels
     guard.check(2, 10, (0, 0), (1, 3))
     desktop.picture = picture(hover=(0, 0))  # repainted late: (0, 0) still hovered, pointer on (1, 3)
     guard.check(4, 10, (1, 3), (3, 1))
@@ -136,6 +139,8 @@ def test_red_conflict_stripes_are_no_change():
     guard = guard_on(desktop)
     desktop.picture = picture(states=["Q...Q", ".....", ".....", ".....", "....."],
                               conflicts=[(0, c) for c in range(5)])
+    unstriped = picture(states=["Q...Q", ".....", ".....", ".....", "....."])
+    assert not np.array_equal(desktop.picture, unstriped)  # the stripes show in the pixels
     guard.check(4, 10, (0, 4), (2, 2))
 
 
