@@ -332,15 +332,6 @@ def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, f
     assert "Overflow" not in line and "usage" not in done.stderr and done.stdout == ""
 
 
-def test_the_flag_modules_doctest_holds():
-    import doctest
-
-    from queens_autosolve.autosolve import flags
-
-    failures, tried = doctest.testmod(flags)
-    assert failures == 0 and tried > 0
-
-
 def test_the_flag_types_take_the_edges_of_their_ranges():
     import argparse
 

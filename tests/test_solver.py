@@ -422,21 +422,6 @@ def test_search_result_is_frozen_and_counts_nodes(limit):
         result.count = 0  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(
-    "module",
-    [f"queens_autosolve.{name}" for name in
-     ("solver", "solver.search", "solver.propagate", "bench.times", "bench.report")],
-)
-def test_docstring_examples_run(module):
-    import doctest
-    import importlib
-    import sys
-
-    importlib.import_module(module)
-    failures, _ = doctest.testmod(sys.modules[module])  # sys.modules: solver.search is shadowed
-    assert failures == 0
-
-
 def test_the_solver_never_imports_the_screen_stack():
     import subprocess
     import sys

@@ -102,7 +102,7 @@ def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
     >>> read_board(np.full((300, 300, 3), 255, np.uint8))
     Traceback (most recent call last):
     ...
-    vision.reading.BoardNotFound: no board found: the image is blank
+    queens_autosolve.vision.reading.BoardNotFound: no board found: the image is blank
     """
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:
