@@ -161,7 +161,7 @@ def test_uncertain_reading_refuses_and_says_why_and_offers_dry_run():
         check_certain(Sureness(0.5, ("cell r2c3 unclear",)))
 
 
-@pytest.mark.parametrize("count, words", [(0, "no solution"), (2, "more than one solution")])
+@pytest.mark.parametrize(("count", "words"), [(0, "no solution"), (2, "more than one solution")])
 def test_solution_count_other_than_one_refuses(count, words):
     with pytest.raises(UnsafeToClick, match=words):
         check_unique(count)
@@ -172,7 +172,7 @@ WINDOW = WindowRecord(wid=7, title="Queens - Chromium", rect=Rect(0, 0, 800, 600
 
 
 @pytest.mark.parametrize(
-    "now, words",
+    ("now", "words"),
     [
         (None, "closed"),
         (WindowRecord(7, "Queens - Chromium", Rect(5, 0, 800, 600)), "moved"),

@@ -200,7 +200,7 @@ def test_a_puzzlink_url_without_border_data_says_what_is_wrong():
     assert "no such file" not in line
 
 
-@pytest.mark.parametrize("text, why", [
+@pytest.mark.parametrize(("text", "why"), [
     ("# none\nABC\nABC\nABC\n", "4x4 to"),
     ("# none\nAAAA\nAAAA\nBBCC\nBDDC\n", "no solution"),
     ("# many\nAAAAA\nBBBBB\nCCCCC\nDDDDD\nEEEEE\n", "more than one solution"),

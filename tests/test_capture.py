@@ -187,7 +187,7 @@ def test_unreachable_display_is_a_no_display_error():
 
 
 @pytest.mark.parametrize(
-    "env, words", [({}, "DISPLAY is not set"), ({"WAYLAND_DISPLAY": "wayland-0"}, "Wayland")]
+    ("env", "words"), [({}, "DISPLAY is not set"), ({"WAYLAND_DISPLAY": "wayland-0"}, "Wayland")]
 )
 def test_cli_without_x_exits_2_with_one_line(env, words):
     session = ("DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE")

@@ -113,7 +113,7 @@ def test_already_solved_with_the_win_dialog_up_is_exit_0_and_nothing_clicked(req
     assert line.endswith("nothing was clicked"), line
 
 
-@pytest.mark.parametrize("name", ("browser", "openbox_chromium"))
+@pytest.mark.parametrize("name", ["browser", "openbox_chromium"])
 def test_region_letters_in_the_cells_are_refused_naming_them_and_nothing_is_clicked(request, name):
     """Item 7: with the page's option that prints region letters in the cells, every run was
     refused with wrong causes (letters read as queens: "row 8 has 2 queen(s)" without "nothing
@@ -145,7 +145,7 @@ def test_strict_clicks_tooltip_and_win_dialog_together_with_the_pointer_on_a_15x
     assert done.report["message"] == "solved (the page shows its win screen)", done.report
 
 
-@pytest.mark.parametrize("name", ("browser", "openbox_chromium"))
+@pytest.mark.parametrize("name", ["browser", "openbox_chromium"])
 def test_letters_with_the_pointer_on_the_board_are_refused_and_the_pointer_put_back(request, name):
     browser, display = display_of(request, name)
     done = run_with_the_pointer_on_the_board(browser, display, puzzle_of(11, 5), letters=True,

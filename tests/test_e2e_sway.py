@@ -249,7 +249,7 @@ def test_a_window_moved_while_the_tool_clicks_gets_no_more_clicks(sway, chromium
     assert not state.solved and 4 <= state.moves < 18, state.states
 
 
-@pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])
+@pytest.mark.parametrize(("zoom", "n"), [(0.5, 8), (1.5, 6)])
 def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
     puzzle = puzzle_of(n, 6)
     with page_in(sway, chromium, puzzle, zoom=zoom, win_screen="none") as server:

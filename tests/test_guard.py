@@ -67,7 +67,7 @@ def test_an_unchanged_board_passes_before_every_cell():
         guard.check(2 * done, 10, None if done == 0 else (0, 0), cell)
 
 
-@pytest.mark.parametrize("now, says", [
+@pytest.mark.parametrize(("now", "says"), [
     (replace(WINDOW, rect=Rect(40, 30, 400, 400)), "moved by (-60, -20)"),
     (replace(WINDOW, rect=Rect(100, 50, 380, 400)), "was resized from 400x400 to 380x400"),
     (replace(WINDOW, minimised=True), "was minimised or hidden"),

@@ -133,7 +133,7 @@ def test_the_ai_plays_the_winning_move_of_won_endgames():
     assert checked >= 3
 
 
-@pytest.mark.parametrize("ai_side", (0, 1), ids=("ai-first", "ai-second"))
+@pytest.mark.parametrize("ai_side", [0, 1], ids=("ai-first", "ai-second"))
 def test_the_ai_beats_a_random_player_every_game(ai_side):
     """Depth 1 (a limit in plies, so the games do not depend on the machine's load): the
     territory evaluation alone wins 3 games of 3 on each side."""

@@ -55,7 +55,7 @@ def test_not_found_is_said_plainly(tmp_path, capsys):
     assert capsys.readouterr().out.rstrip().endswith("not found")
 
 
-@pytest.mark.parametrize("text, reason", [
+@pytest.mark.parametrize(("text", "reason"), [
     ("S.\n.", "row 2 has 1 cells"),
     ("S.K\n...\n..Z", "'Z' is not S, K, X or ."),
     ("S.\n..", "needs one S"),

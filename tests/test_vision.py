@@ -100,7 +100,7 @@ def test_every_size_is_read_exactly_with_its_marks(n):
             assert abs(x - truth[r][c][0]) < 0.1 * cell and abs(y - truth[r][c][1]) < 0.1 * cell
 
 
-@pytest.mark.parametrize("cell", (24, 30, 40, 48, 60, 80, 96))
+@pytest.mark.parametrize("cell", [24, 30, 40, 48, 60, 80, 96])
 def test_every_zoom_reads_all_marks(cell):
     regions, states = random_board(9, seed=cell, marks="..xxQL")
     reading = read_board(render_board(regions, states, cell=cell))
@@ -109,7 +109,7 @@ def test_every_zoom_reads_all_marks(cell):
     assert reading.is_certain, reading.reasons
 
 
-@pytest.mark.parametrize("cell", (24, 36, 48, 72, 96))
+@pytest.mark.parametrize("cell", [24, 36, 48, 72, 96])
 def test_a_recheck_reads_the_states_a_full_reading_does(cell):
     """The recheck after the clicks reads states without their margins (no shape matching): the
     states must be those the full state reading gives, marks of every kind and dark mode
@@ -128,7 +128,7 @@ def test_a_recheck_reads_the_states_a_full_reading_does(cell):
             assert state is None or state is reading.states[r][c], (r, c)
 
 
-@pytest.mark.parametrize("cell", (20, 24, 26, 30, 40))
+@pytest.mark.parametrize("cell", [20, 24, 26, 30, 40])
 def test_marks_at_small_zoom_do_not_read_as_covered_cells(cell):
     """X marks and crowns drawn large for their cell (browsers at 50% zoom) reach the diagonals,
     where the colour sample points lie; covering is judged at the rim, which no mark reaches.
@@ -144,7 +144,7 @@ def test_marks_at_small_zoom_do_not_read_as_covered_cells(cell):
     assert seen.states == reading.states
 
 
-@pytest.mark.parametrize("dark", (False, True))
+@pytest.mark.parametrize("dark", [False, True])
 def test_gold_crowns_show_a_solved_board(dark):
     regions = random_regions(8, random.Random(5))
     states = ["Q.......", "...Q....", "......Q.", ".Q......", "....Q...", ".......Q", "..Q.....", ".....Q.."]
@@ -184,7 +184,7 @@ def test_same_coloured_regions_are_split_by_their_borders(monkeypatch):
         assert same_partition(reading, regions) and reading.is_certain, reading.reasons
 
 
-@pytest.mark.parametrize("dark", (False, True))
+@pytest.mark.parametrize("dark", [False, True])
 def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     regions, states = random_board(9, seed=21)
     page = render_board(regions, states, cell=40, dark=dark, page=True, canvas=(1280, 1000))
@@ -195,7 +195,7 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
 
 
-@pytest.mark.parametrize("cell", (24, 48, 80))
+@pytest.mark.parametrize("cell", [24, 48, 80])
 def test_a_crop_at_the_frame_reads_but_one_into_the_frame_or_the_cells_is_refused(cell):
     """A crop with the whole frame but no page beyond still reads; one that cuts the frame or
     shaves the outer cells looks exactly like a board with a row and column cut off, so it is
@@ -270,7 +270,7 @@ def _stripe_share(cell_image: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("gold", [GOLD, (255, 205, 40), (255, 220, 60)], ids=["page", "light", "lighter"])
-@pytest.mark.parametrize("cell", (36, 56, 84))
+@pytest.mark.parametrize("cell", [36, 56, 84])
 def test_a_gold_crown_on_a_coral_cell_is_no_conflict_stripe(gold, cell, monkeypatch):
     """A solved board's gold crown is lighter than a coral cell, whose colour is itself
     stripe-coloured: the coral around the crown must not pass for red stripes (a solved board was
@@ -474,7 +474,8 @@ def test_detect_errors_are_one_line_and_status_2(tmp_path, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("n, cell, seed", [(14, 30, 1), (15, 24, 1), (15, 36, 1), (16, 26, 3), (18, 24, 1)])
+@pytest.mark.parametrize(("n", "cell", "seed"),
+                         [(14, 30, 1), (15, 24, 1), (15, 36, 1), (16, 26, 3), (18, 24, 1)])
 def test_a_win_card_whose_edges_cut_through_cells_leaves_them_covered_not_queens(n, cell, seed):
     """Issue 30: LinkedIn's win dialog over a 14-18 board runs through the middle of a row and a
     column; a cell it covers in part, whose only side facing its own region still showed, read as

@@ -53,7 +53,7 @@ def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[st
 # --- cut off by the image edge ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("thin_borders", (False, True), ids=("thick-borders", "thin-borders"))
+@pytest.mark.parametrize("thin_borders", [False, True], ids=("thick-borders", "thin-borders"))
 @pytest.mark.parametrize("n", range(7, 15))
 def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatch):
     if thin_borders:  # region borders as thin as the cell lines
@@ -101,7 +101,7 @@ def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
     assert not failures, failures
 
 
-@pytest.mark.parametrize("visible", (0.0, 0.1, 0.3, 0.5, 0.9))
+@pytest.mark.parametrize("visible", [0.0, 0.1, 0.3, 0.5, 0.9])
 def test_a_nine_by_nine_missing_its_last_row_and_column_is_no_eight_by_eight(visible):
     """The case found on real pages: 0..40 px of the last row and column left, read as 8x8."""
     image, _, _ = board(9, 48, seed=3)
@@ -136,7 +136,7 @@ def with_border(image: np.ndarray, side: str, border: tuple[tuple[tuple[int, int
     return np.ascontiguousarray(np.concatenate(parts, axis=0 if side == "bottom" else 1))
 
 
-@pytest.mark.parametrize("side", ("right", "bottom"))
+@pytest.mark.parametrize("side", ["right", "bottom"])
 @pytest.mark.parametrize("border", WINDOW_BORDERS)
 def test_a_board_cut_by_a_window_border_is_refused_as_cut_off_or_read_exactly(side, border):
     """The frame and part of the last cells (or a whole line of cells and part of the next) cut
@@ -183,7 +183,7 @@ def test_a_crop_at_the_outer_frame_all_round_is_a_whole_board():
     assert clip_verdict(image[m:-m, m:-m], 9, partition, states).kind == "exact"
 
 
-@pytest.mark.parametrize("sides", (("right",), ("left", "top"), ("right", "bottom")))
+@pytest.mark.parametrize("sides", [("right",), ("left", "top"), ("right", "bottom")])
 def test_the_frame_at_the_image_edge_on_some_sides_only_may_be_a_cut_board(sides):
     """Cut exactly along a region border, a board that runs on looks like one closed by its frame:
     a frame at the edge is trusted only when the whole board is cropped that tightly."""
@@ -197,7 +197,7 @@ def test_the_frame_at_the_image_edge_on_some_sides_only_may_be_a_cut_board(sides
     assert set(refusal.value.edges) == set(sides)
 
 
-@pytest.mark.parametrize("cell", (24, 48, 80))
+@pytest.mark.parametrize("cell", [24, 48, 80])
 def test_a_crop_that_shaves_the_frame_or_the_outer_cells_is_cut_off(cell):
     image, _, _ = board(9, cell, seed=cell)
     _, thick = line_widths(cell)
@@ -231,7 +231,7 @@ def tight_depths(cell: int) -> list[tuple[float, float, float, float]]:
     return [(1, 1, 1, 1), (cell / 10,) * 4, (quarter,) * 4, (1, quarter, quarter / 2, 2)]
 
 
-@pytest.mark.parametrize(("n", "cell"), ((7, 24), (9, 48), (11, 80), (14, 36)))
+@pytest.mark.parametrize(("n", "cell"), [(7, 24), (9, 48), (11, 80), (14, 36)])
 def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell):
     image, partition, states = level(n, cell, seed=n)
     for depths in tight_depths(cell):
@@ -244,7 +244,7 @@ def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell)
         assert reading.reasons == (TIGHT_REASON,) or max(depths) > cell / 10, (depths, reading.reasons)
 
 
-@pytest.mark.parametrize(("n", "cell"), ((9, 48), (11, 80)))
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (11, 80)])
 def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
     """Live, the user can scroll: a board the grab cuts on every side is never read."""
     from queens_autosolve.autosolve.onscreen import read
@@ -262,7 +262,7 @@ def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
                 read(Frame.from_rgb(cropped, source=source))
 
 
-@pytest.mark.parametrize("fraction", (0.4, 0.5, 0.75))
+@pytest.mark.parametrize("fraction", [0.4, 0.5, 0.75])
 def test_a_four_side_clip_deeper_than_a_quarter_cell_is_refused(fraction):
     image, _, _ = level(9, 48, seed=2)
     with pytest.raises(BoardCutOff) as refusal:
@@ -280,7 +280,7 @@ def test_a_tight_crop_whose_puzzle_has_many_solutions_is_refused_as_maybe_a_piec
     assert reading.n == 8 and not reading.tight_crop
 
 
-@pytest.mark.parametrize("places", (("left",), ("right", "bottom"), ("left", "right", "top")))
+@pytest.mark.parametrize("places", [("left",), ("right", "bottom"), ("left", "right", "top")])
 def test_a_still_clipped_on_one_two_or_three_sides_is_refused(places):
     image, _, _ = level(9, 48, seed=3)
     spans = cell_spans(9, 48)
@@ -293,8 +293,8 @@ def test_a_still_clipped_on_one_two_or_three_sides_is_refused(places):
 # --- round buttons ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", (12, 13, 14))
-@pytest.mark.parametrize("cell", (28, 36, 48))
+@pytest.mark.parametrize("n", [12, 13, 14])
+@pytest.mark.parametrize("cell", [28, 36, 48])
 def test_round_buttons_under_and_beside_the_board_are_no_cells(n, cell):
     """The worst case: buttons as big as a cell, in line with the columns (rows) a pitch away."""
     image, regions, states = board(n, cell, seed=n, dark=cell == 36)
@@ -321,7 +321,7 @@ def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("first", "second"), (((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))),
+@pytest.mark.parametrize(("first", "second"), [((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))],
                          ids=("different-sizes", "same-board-size", "same-pitch"))
 def test_two_boards_side_by_side_are_refused(first, second):
     left, _, _ = board(*first, seed=1)
@@ -330,7 +330,7 @@ def test_two_boards_side_by_side_are_refused(first, second):
         read_board(_side_by_side(left, right))
 
 
-@pytest.mark.parametrize("cell", (36, 48))
+@pytest.mark.parametrize("cell", [36, 48])
 def test_the_main_board_above_small_example_boards_is_read(cell):
     rng = random.Random(cell)
     regions = random_regions(9, rng)
@@ -339,7 +339,7 @@ def test_the_main_board_above_small_example_boards_is_read(cell):
     assert reading.n == 9 and same_partition(reading.regions, regions)
 
 
-@pytest.mark.parametrize("visible", (0.1, 0.3, 0.6))
+@pytest.mark.parametrize("visible", [0.1, 0.3, 0.6])
 def test_a_board_cut_by_the_top_of_a_browser_viewport_is_cut_off(visible):
     """In a window grab the page's top edge is no image edge: the browser's toolbar lies above
     it. A row the viewport cuts shows as a sliver of cells ending at the toolbar."""

@@ -134,7 +134,7 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
 # --- refusals name the real cause; enlarged pictures read -----------------------------------------
 
 
-@pytest.mark.parametrize("quality", (10, 3))
+@pytest.mark.parametrize("quality", [10, 3])
 def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_path, capsys):
     """It said "cut off past the right and top edges (at least 74 px)"."""
     from PIL import Image
@@ -147,7 +147,7 @@ def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_pa
     assert "cut off" not in said
 
 
-@pytest.mark.parametrize("factor", (8, 15))
+@pytest.mark.parametrize("factor", [8, 15])
 def test_a_board_enlarged_by_repeating_pixels_reads_as_drawn(factor):
     """8x once said "cut off ... bottom (642 px)", 15x "two boards found"."""
     image = render_board(generate_puzzle(7, rng=2).regions, ["." * 7] * 7, cell=24)

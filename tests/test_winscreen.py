@@ -35,7 +35,7 @@ def read_for_sure(image: np.ndarray) -> bool:
         return False
 
 
-@pytest.mark.parametrize("n, cell", [(9, 48), (15, 30), (18, 24)])
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (15, 30), (18, 24)])
 def test_gold_crowns_around_a_win_card_show_a_won_board(n, cell):
     image = board_under_card(n, cell, seed=n, gold=True)
     assert not read_for_sure(image)  # the whole board cannot be read: that is when it is asked
@@ -48,7 +48,7 @@ def test_a_won_board_under_a_dimmed_backdrop_is_seen_with_the_dimming_undone():
     assert shows_a_won_board(dimmed)
 
 
-@pytest.mark.parametrize("n, cell", [(9, 48), (15, 30)])
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (15, 30)])
 def test_black_crowns_or_crowns_breaking_the_rules_are_not_a_won_board(n, cell):
     assert not shows_a_won_board(board_under_card(n, cell, seed=n, gold=False))
     assert not shows_a_won_board(board_under_card(n, cell, seed=n, gold=True, wrong=True))
