@@ -27,13 +27,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from queens_autosolve.autosolve.pipeline import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter
-from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
@@ -96,7 +97,7 @@ def stage_for(desktop: str, puzzle: Puzzle, refresh: int = 240) -> Iterator[Stag
                 browser.stop()
 
 
-def one_run(stage: Stage, n: int) -> dict[str, object]:
+def one_run(stage: Stage, n: int) -> dict[str, Any]:
     """Reload the page, wait for its board, run the tool once; its timings and wall time."""
     browser, server = stage.browser, stage.server
     browser.open(server.url)
@@ -110,6 +111,11 @@ def one_run(stage: Stage, n: int) -> dict[str, object]:
     data = json.loads(done.stdout) if done.stdout.strip() else {}
     return {"wall": wall, "exit": done.returncode, "page_solved": solved,
             "timings": data.get("timings", {}), "to_last_click": data.get("to_last_click", 0.0)}
+
+
+def solved_board(board: int, state: PageState) -> bool:
+    """Whether the page shows board number `board`, solved."""
+    return state.board == board and state.solved
 
 
 def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: float) -> dict[str, Any]:
@@ -131,7 +137,7 @@ def watch_boards(display: str, browser: Chromium, n: int, boards: int, idle: flo
                 if board:
                     press_next_puzzle(browser)
                 try:
-                    state = server.wait_for(lambda s, b=board: s.board == b and s.solved, timeout=30)
+                    state = server.wait_for(partial(solved_board, board), timeout=30)
                 except TimeoutError:
                     said = f"{server.state()}; watch said: {watch.out[-2:]}"
                     raise SystemExit(f"board {board} not solved: {said}") from None

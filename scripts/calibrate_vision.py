@@ -100,7 +100,9 @@ def judge(case: Case) -> Outcome:
 # --- overlays ---------------------------------------------------------------------------------------
 
 
-def cell_box(centres: list[list[tuple[float, float]]], pitch: float, cells: list[tuple[int, int]]):
+def cell_box(
+    centres: list[list[tuple[float, float]]], pitch: float, cells: list[tuple[int, int]]
+) -> tuple[int, int, int, int]:
     """An (x, y, w, h) box over the given cells, reaching about a third into each."""
     xs = [centres[r][c][0] for r, c in cells]
     ys = [centres[r][c][1] for r, c in cells]
@@ -269,7 +271,8 @@ def table(outcomes: list[Outcome]) -> str:
 
 def histogram(outcomes: list[Outcome]) -> str:
     bins = [f"{b / 10:.1f}" for b in range(10)]
-    right, wrong = Counter(), Counter()
+    right: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
     for outcome in outcomes:
         if outcome.confidence is None:
             continue

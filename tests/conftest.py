@@ -190,7 +190,8 @@ def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
         process = subprocess.Popen([sys.executable, str(script), recorder.display, str(recorder.path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            ready = process.stdout.readline() if process.stdout else ""
+            assert process.stdout is not None and process.stderr is not None  # both piped
+            ready = process.stdout.readline()
             assert ready.strip() == "ready", f"the click recorder did not start: {process.stderr.read()}"
             yield recorder
         finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from queens_autosolve.actuator.safety import (
     check_unique,
     check_window_unchanged,
 )
+from queens_autosolve.capture import DesktopSession
 from queens_autosolve.capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
 from queens_autosolve.vision.reading import CellState
 
@@ -122,7 +124,7 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
             raise AssertionError("the pointer must not even be looked at")
 
     with pytest.raises(ClickOutsideBoard):
-        click_plan(plan, desktop=NoPointer())
+        click_plan(plan, desktop=cast(DesktopSession, NoPointer()))  # only the pointer calls
 
 
 @settings(max_examples=200, deadline=None)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from queens_autosolve.twoplayer.arena import MatchResult, elo_text_of
+from tests.checks import present
 
 BIG = "1" * 5000  # past int()'s 4300-digit limit
 EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"
@@ -236,7 +237,7 @@ def test_detect_debug_draws_a_failed_reading_too(tmp_path):
     from PIL import Image
 
     cells = Image.new("RGB", (400, 300), "white")  # a grid cut off by a dark band: no whole board
-    pixels = cells.load()
+    pixels = present(cells.load())
     for y in range(300):
         for x in range(400):
             if y >= 150:

@@ -22,6 +22,7 @@ from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import read_board
+from tests.checks import present
 from tests.environment import require_tool
 from tests.gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
 from tests.live import marked_cells
@@ -81,7 +82,8 @@ def test_run_solves_the_page_on_the_gnome_session_it_finds(gnome):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["outcome"] in ("solved", "win_screen") and result["ok"], result
-    assert state.solved and state.page_solved and set(state.queens) == set(search(puzzle).solution.queens)
+    answer = present(search(puzzle).solution)
+    assert state.solved and state.page_solved and set(state.queens) == set(answer.queens)
     assert state.moves == 2 * puzzle.n  # empty board: two clicks per queen, none lost
     print(f"11x11 on GNOME: window found -> last click {result['to_last_click'] * 1000:.0f} ms; "
           f"{result['timings']}")

@@ -20,7 +20,7 @@ from queens_autosolve.capture import Desktop, NotABrowserError, Rect
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
-from tests.live import practice_page, wait_for_window, wait_painted, wait_until, xdotool, xmessage
+from tests.live import practice_page, rect_now, wait_for_window, wait_painted, wait_until, xdotool, xmessage
 
 pytestmark = pytest.mark.e2e
 
@@ -63,12 +63,12 @@ def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(
         shift = int(screen.right - (x + w) + cut_cells * w / 9)
         xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left + shift), "0")
         try:
-            wait_until(lambda: desktop.refresh(window).rect.left == window.rect.left + shift)
+            wait_until(lambda: rect_now(desktop, window).left == window.rect.left + shift)
             done = run_here(capsys, xvfb.display)
             assert sent_clicks == [] and server.state().moves == 0, server.state().states
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left), "0")
-            wait_until(lambda: desktop.refresh(window).rect == window.rect)
+            wait_until(lambda: rect_now(desktop, window) == window.rect)
     assert done.returncode == 2, done.stdout
     assert "screen" in done.stderr and "nothing was clicked" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

@@ -14,6 +14,7 @@ import pytest
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generate import generate_puzzle
+from tests.checks import present
 from tests.live import board_box, cell_centre, grab, wait_for_window, wait_until, xdotool
 from tests.watching import WatchProcess, press_next_puzzle, start_button
 
@@ -54,7 +55,7 @@ def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageSta
     state = server.state()
     assert state.board == board and state.solved
     assert state.presses == 2 * N, f"board {board}: {state.presses} presses for {N} queens"
-    assert state.shown_ms is not None and state.solved_ms is not None and state.shown_to_solved_ms > 0
+    assert present(state.shown_to_solved_ms) > 0
     return state
 
 

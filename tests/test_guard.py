@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import numpy as np
 import pytest
 
 from queens_autosolve.actuator.errors import BoardChanged, CellChanged, UnsafeToClick
 from queens_autosolve.actuator.guard import BoardGuard
+from queens_autosolve.capture import DesktopSession
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Placement, WindowRecord
 from queens_autosolve.vision import read_board
@@ -58,7 +60,7 @@ def guard_on(desktop: StandIn) -> BoardGuard:
     frame = Frame.from_rgb(desktop.picture, Rect(*AT, 400, 400), FrameSource.WINDOW)
     reading = read_board(frame.rgb)
     board = frame.box_to_screen(reading.box)
-    return BoardGuard(desktop, WINDOW, frame, reading, board)
+    return BoardGuard(cast(DesktopSession, desktop), WINDOW, frame, reading, board)  # what the guard calls
 
 
 def test_an_unchanged_board_passes_before_every_cell():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import threading
+from typing import Literal
 
 import pytest
 
@@ -15,7 +16,8 @@ from queens_autosolve.twoplayer.queens_split import SPLIT_CELLS, prove_children
 
 # 9x9 maps: 81 free cells, over SPLIT_CELLS, and each child proved within 0.1 s in all. The
 # first player wins the easy ones and the first two hard ones, and loses the last two.
-MAPS = [("easy", 6), ("easy", 7), ("hard", 0), ("hard", 2), ("hard", 6), ("hard", 7)]
+MAPS: list[tuple[Literal["easy", "hard"], int]] = [
+    ("easy", 6), ("easy", 7), ("hard", 0), ("hard", 2), ("hard", 6), ("hard", 7)]
 BOARDS = [QueensBoard.random(9, seed, mode) for mode, seed in MAPS]
 BOARD_NAMES = [f"9-{mode}-{seed}" for mode, seed in MAPS]
 
@@ -36,7 +38,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return pids
 
 
-def children_results(solver: KaylesSolver, free: int) -> dict[int, bool]:
+def children_results(solver: KaylesSolver, free: int) -> dict[int, bool | None]:
     """Each child's result as the memo holds it (None: not there)."""
     keep = [~mask for mask in solver.conflicts]
     cells = [cell for cell in range(solver.board.n ** 2) if free >> cell & 1]

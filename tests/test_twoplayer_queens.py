@@ -21,6 +21,7 @@ from queens_autosolve.twoplayer.queens_game import (
     analyse,
 )
 from queens_autosolve.twoplayer.search import solve
+from tests.checks import present
 from tests.twoplayer_oracles import brute_force_wins
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
@@ -182,7 +183,7 @@ def test_perfect_play_wins_every_won_game_against_greedy():
         players = (perfect, greedy) if first_wins else (greedy, perfect)
         while not game.is_over():
             game.push(players[game.turn].choose(game))
-        assert isinstance(players[game.winner()], PerfectPlayer)
+        assert isinstance(players[present(game.winner())], PerfectPlayer)
 
 
 def test_analyse_command_prints_json(tmp_path, capsys):

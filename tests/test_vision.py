@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -38,6 +39,7 @@ from queens_autosolve.vision.sample import to_lab
 from queens_autosolve.vision.shades import shades_of, share_around_marks, stripe_mask
 from queens_autosolve.vision.states import read_states, states_only
 from tests import render
+from tests.checks import present
 from tests.render import (
     GOLD,
     PALETTE,
@@ -327,7 +329,7 @@ def test_reading_uses_no_opencv_colour_space_that_builds_tables(monkeypatch):
     codes: list[int] = []
     convert = cv2.cvtColor
 
-    def recording(image: np.ndarray, code: int, *args: object) -> np.ndarray:
+    def recording(image: np.ndarray, code: int, *args: Any) -> np.ndarray:
         codes.append(code)
         return convert(image, code, *args)
 
@@ -484,7 +486,7 @@ def test_a_win_card_whose_edges_cut_through_cells_leaves_them_covered_not_queens
     laid over the board (the win screen)."""
     rng = random.Random(seed)
     puzzle = generate_puzzle(n, rng=rng)
-    queens = set(search(puzzle).solution.queens)
+    queens = set(present(search(puzzle).solution).queens)
     states = ["".join("Q" if (r, c) in queens else "." for c in range(n)) for r in range(n)]
     board = render_board(puzzle.regions, states, cell=cell, gold=True)
     reading = read_board(board)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,7 @@ def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndar
     return render_board(regions, states, cell=cell, dark=dark), regions, states
 
 
-def same_partition(read: object, regions: object) -> bool:
+def same_partition(read: Sequence[Sequence[int]], regions: Sequence[Sequence[int]]) -> bool:
     return Puzzle.from_region_grid(read).regions == Puzzle.from_region_grid(regions).regions
 
 
@@ -324,8 +325,8 @@ def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize(("first", "second"), [((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))],
                          ids=("different-sizes", "same-board-size", "same-pitch"))
 def test_two_boards_side_by_side_are_refused(first, second):
-    left, _, _ = board(*first, seed=1)
-    right, _, _ = board(*second, seed=2)
+    left, _, _ = board(first[0], first[1], seed=1)
+    right, _, _ = board(second[0], second[1], seed=2)
     with pytest.raises(BoardNotFound, match="two boards"):
         read_board(_side_by_side(left, right))
 

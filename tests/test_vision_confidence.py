@@ -16,6 +16,7 @@ from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import CONFIDENT, BoardNotFound, read_board
 from queens_autosolve.vision.reading import CellState, margin_score
 from scripts import calibrate_vision as calibration
+from tests.checks import present
 from tests.environment import ROOT
 from tests.render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
@@ -169,7 +170,7 @@ def test_cells_too_dark_for_a_mark_make_the_reading_unsure():
     colours turned dark, and the X mark at r4c4 (luma 42 on a cell of 51) reads as no mark.
     Found live: that reading was certain (1.00) and wrong. Dark cells must make it unsure, and
     say why."""
-    image = cv2.cvtColor(cv2.imread(str(ROOT / "tests" / "images" / "chromium-forced-dark-9x9.png")),
+    image = cv2.cvtColor(present(cv2.imread(str(ROOT / "tests" / "images" / "chromium-forced-dark-9x9.png"))),
                          cv2.COLOR_BGR2RGB)
     reading = read_board(image)
     assert reading.n == 9 and not reading.is_certain

@@ -115,7 +115,7 @@ def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
     from queens_autosolve.autosolve.records import Source
     from queens_autosolve.autosolve.watch import READ_GAP, READ_GAP_MAX, Watcher
 
-    watcher = Watcher(desktop=None, source=Source(), options=None)  # only its counters are used
+    watcher = Watcher(desktop=None, source=Source(), options=None)  # type: ignore[arg-type]  # only its counters are used
     gaps = []
     for reads in range(8):
         watcher._idle_reads = reads

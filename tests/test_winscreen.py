@@ -12,6 +12,7 @@ from queens_autosolve.solver.generate import generate_puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardNotFound, read_board
 from queens_autosolve.vision.winscreen import by_the_rules, shows_a_won_board
+from tests.checks import present
 from tests.render import cell_spans, lay_card, render_board
 
 
@@ -19,7 +20,7 @@ def board_under_card(n: int, cell: int, seed: int, *, gold: bool, wrong: bool = 
     """A rendered board with its solution's queens (gold or black; `wrong`: two of them moved to
     touch) under a win card whose edges run through rows and columns."""
     puzzle = generate_puzzle(n, rng=random.Random(seed))
-    queens = set(search(puzzle).solution.queens)
+    queens = set(present(search(puzzle).solution).queens)
     if wrong:
         queens = {q for q in queens if q[0] > 1} | {(0, 0), (1, 1)}
     states = ["".join("Q" if (r, c) in queens else "." for c in range(n)) for r in range(n)]
