@@ -34,11 +34,13 @@ test: $(STAMP) system-deps
 
 # The fast inner loop: ruff, mypy and every offline test (tests/conftest.py marks a test that
 # takes a display or a browser e2e; the wheel's install test is marked wheel). No system packages
-# needed. `make test` runs everything and stays the test command.
+# needed. `make test` runs everything and stays the test command. One worker per core: offline
+# tests wait for no browser, and a worker more only collects the suite once more (5 s of CPU).
+CHECK_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not e2e and not wheel"
+	$(BIN)/python -m pytest -q -n $(CHECK_WORKERS) -m "not e2e and not wheel"
 
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)

@@ -164,13 +164,16 @@ def rescaled(image: np.ndarray, factor: float, quality: int) -> np.ndarray:
 # --- sources ------------------------------------------------------------------------------------------
 
 
-def real_cases(rng: random.Random, overlay: bool = True) -> Iterator[Case]:
-    """The shared screenshots, clean and overlaid; their truth is the label, with the cell states
-    of the clean reading where the label has none (only when that reading was exact)."""
+def real_cases(rng: random.Random, overlay: bool = True, only: str | None = None) -> Iterator[Case]:
+    """The shared screenshots (or the one named `only`), clean and overlaid; their truth is the
+    label, with the cell states of the clean reading where the label has none (only when that
+    reading was exact)."""
     labels_path = SCREENS / "labels.json"
     if not labels_path.exists():
         return
     for name, label in sorted(json.loads(labels_path.read_text()).items()):
+        if only is not None and name != only:
+            continue
         image = load_image(SCREENS / name).rgb
         regions = partition(Puzzle.from_rows(label["regions"]).regions)
         states = None

@@ -4,6 +4,7 @@ A missing tool skips a live test, except in CI, where it is a failure."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -27,6 +28,13 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data set lives beside the project, see README)")
     return path
+
+
+def shared_screen_names() -> list[str]:
+    """The labelled screenshots of ../shared/data/screens, to parametrize a test by (one name
+    saying the data is absent, where shared_path then skips the test)."""
+    labels = SHARED_DATA / "screens" / "labels.json"
+    return sorted(json.loads(labels.read_text())) if labels.exists() else ["(shared data absent)"]
 
 
 def require_tool(ok: bool, what: str) -> None:

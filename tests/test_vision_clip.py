@@ -21,7 +21,7 @@ from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
 from queens_autosolve.vision.tight import TIGHT_REASON
 from tests import render
 from tests.clips import FRACTIONS, PLACES, clip_verdict, crop_into_cells, fitted_lattice
-from tests.environment import SHARED_DATA, shared_path
+from tests.environment import shared_path, shared_screen_names
 from tests.render import (
     cell_centres,
     cell_spans,
@@ -73,15 +73,8 @@ def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatc
     assert not failures, failures
 
 
-def _readable_screens() -> list[str]:
-    labels = SHARED_DATA / "screens" / "labels.json"
-    if not labels.exists():
-        return ["(shared data absent)"]
-    return sorted(json.loads(labels.read_text()))
-
-
 @pytest.mark.shared
-@pytest.mark.parametrize("name", _readable_screens())
+@pytest.mark.parametrize("name", shared_screen_names())
 def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
     label = json.loads(shared_path("screens", "labels.json").read_text())[name]
     image = load_image(shared_path("screens", name)).rgb

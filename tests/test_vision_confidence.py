@@ -17,7 +17,7 @@ from queens_autosolve.vision import CONFIDENT, BoardNotFound, read_board
 from queens_autosolve.vision.reading import CellState, margin_score
 from scripts import calibrate_vision as calibration
 from tests.checks import present
-from tests.environment import ROOT
+from tests.environment import ROOT, shared_path, shared_screen_names
 from tests.render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 
@@ -145,13 +145,15 @@ def test_calibration_subset_has_no_wrong_reading_above_the_click_threshold():
     assert sum(o.verdict == "exact" for o in outcomes) >= 8  # clean ones, rescales, some pointers
 
 
+# One test a screenshot: the workers share them out, instead of one long test at the end.
 @pytest.mark.shared
-def test_real_screenshots_with_overlays_have_no_confident_misreading():
-    from tests.environment import shared_path
-
+@pytest.mark.parametrize("name", shared_screen_names())
+def test_real_screenshots_with_overlays_have_no_confident_misreading(name):
     shared_path("screens", "labels.json")
-    rng = random.Random(3)
-    outcomes = [calibration.judge(case) for case in calibration.real_cases(rng) if case.kind != "clip"]
+    rng = random.Random(name)
+    cases = [case for case in calibration.real_cases(rng, only=name) if case.kind != "clip"]
+    assert cases, f"no cases for {name}"
+    outcomes = [calibration.judge(case) for case in cases]
     wrong = [f"{o.case.kind} {o.case.name}: {o.confidence}" for o in outcomes if o.verdict == "WRONG"]
     assert not wrong
     assert not any(o.verdict == "exact" for o in outcomes if o.case.kind == "tooltip")
