@@ -438,7 +438,10 @@ def test_generate_stops_at_its_timeout_when_the_pipe_it_writes_to_is_not_read():
     import os
 
     read_end, write_end = os.pipe()
-    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # full after about 90 puzzles
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
+    # room left for about 4 puzzles: the pipe is full at once, however slowly a loaded machine
+    # generates (1 s once made 45 of the 90 an empty pipe holds, and the stop came mid-puzzle)
+    os.write(write_end, b"\n" * (4096 - 200))
     try:
         process = subprocess.Popen([sys.executable, "-m", "queens_autosolve",
                                     "generate", "--size", "5", "--count",
