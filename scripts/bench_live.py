@@ -11,7 +11,7 @@ painted to the press that solved it (targets: median under 100 ms, every board u
 and the CPU `watch` takes of one core while the page holds still (target under 5%), from
 /proc/PID/stat over `--idle-seconds`, on the start screen and on a solved board.
 
-    python scripts/bench_live.py [--runs 10] [--size 11] [--watch-boards 20] [--idle-seconds 30]
+    python -m scripts.bench_live [--runs 10] [--size 11] [--watch-boards 20] [--idle-seconds 30]
                                  [--only watch|run] [--desktop x11|sway|gnome] [--refresh HZ] [--json]
 """
 
@@ -28,12 +28,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the watch harness
-
-from watching import WatchProcess, press_next_puzzle, press_start
 
 from queens_autosolve.autosolve.records import STAGES
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, Xvfb, wait_for_board
@@ -42,6 +39,7 @@ from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.watching import WatchProcess, is_solved_board, press_next_puzzle, press_start
 
 PACKAGES = ("queens_autosolve",)
 
@@ -108,7 +106,7 @@ def stage_for(desktop: str, puzzle: Puzzle, refresh: int = 240) -> Iterator[Stag
                 browser.stop()
 
 
-def one_run(stage: Stage, n: int) -> dict[str, object]:
+def one_run(stage: Stage, n: int) -> dict[str, Any]:
     """Reload the page, wait for its board, run the tool once; its timings and wall time."""
     browser, server = stage.browser, stage.server
     browser.open(server.url)
@@ -143,7 +141,7 @@ def watch_boards(stage: Stage, n: int, boards: int, idle: float) -> dict[str, An
                 if board:
                     press_next_puzzle(browser)
                 try:
-                    state = server.wait_for(lambda s, b=board: s.board == b and s.solved, timeout=30)
+                    state = server.wait_for(partial(is_solved_board, board), timeout=30)
                 except TimeoutError:
                     said = f"{server.state()}; watch said: {watch.out[-2:]} {watch.err[-2:]}"
                     raise SystemExit(f"board {board} not solved: {said}") from None
@@ -157,13 +155,14 @@ def watch_boards(stage: Stage, n: int, boards: int, idle: float) -> dict[str, An
     lines = [json.loads(line) for line in watch.out if line.startswith('{"board"')]
     stages = {name: statistics.median(1000 * (line["timings"] or {}).get(name, 0.0) for line in lines)
               for name in ("grab", "read", "solve", "plan", "click")}
-    steps = [{**breakdown(state, line.get("marks") or {}),
+    steps: list[dict[str, Any]] = [{**breakdown(state, line.get("marks") or {}),
               "stages": {k: round(1000 * v, 1) for k, v in (line["timings"] or {}).items()}}
              for state, line in zip(states, lines)]
     return {
         "boards": boards, "page_shown_to_solved_ms": [round(ms, 1) for ms in page_ms],
         "breakdown_ms": steps,
-        "breakdown_median_ms": {name: statistics.median(step[name] for step in steps) for name in STEPS},
+        "breakdown_median_ms": {name: statistics.median(float(step[name]) for step in steps)
+                                for name in STEPS},
         "load_average": os.getloadavg()[0],
         "solved_by_watch": sum(1 for line in lines if line["ok"]),
         "seen_to_last_click_median_ms": statistics.median(1000 * line["to_last_click"] for line in lines),

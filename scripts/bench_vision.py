@@ -1,7 +1,7 @@
 """Benchmark of the vision layer: accuracy on the shared screenshots and on the project's renders,
 and the time to read a 1920x1080 screenshot and a board crop (median of repeated reads).
 
-    .venv/bin/python scripts/bench_vision.py [--repeat 30]
+    .venv/bin/python -m scripts.bench_vision [--repeat 30]
 
 Targets (issue 3): a 1920x1080 screenshot under 40 ms median, a board crop under 15 ms. Wall
 time depends on what else the machine runs, so CPU time per read is reported beside it. The first
@@ -21,20 +21,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
+import numpy as np
+from PIL import Image
+
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.vision import BoardNotFound, read_board, read_image
+from tests.render import render_board
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
-
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402
-from render import render_board  # noqa: E402
-
-from queens_autosolve.capture import load_image  # noqa: E402
-from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
-from queens_autosolve.solver.regions import random_regions  # noqa: E402
-from queens_autosolve.vision import BoardNotFound, read_board, read_image  # noqa: E402
-
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 
 
@@ -58,7 +55,7 @@ def report(what: str, read: Callable[[], object], repeat: int) -> None:
 FIRST_READ = """
 import time
 from queens_autosolve.vision import read_board
-from render import render_board
+from tests.render import render_board
 board = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."], cell=56)
 for _ in range(2):
     start = time.perf_counter()
@@ -73,7 +70,7 @@ def first_read(runs: int = 5) -> str:
     firsts, seconds = [], []
     for _ in range(runs):
         done = subprocess.run([sys.executable, "-c", FIRST_READ], capture_output=True, text=True,
-                              check=True, cwd=ROOT / "tests")
+                              check=True, cwd=ROOT)
         first, second = (float(line) for line in done.stdout.split())
         firsts.append(first)
         seconds.append(second)

@@ -3,7 +3,7 @@ count, per source and kind, the readings that are exact and certain, refused or 
 nothing is clicked), and WRONG but confident (the actuator would click on a misreading: must be
 none). Then a histogram of the confidence of exact and of wrong readings.
 
-    .venv/bin/python scripts/calibrate_vision.py [--renders 40] [--quick]
+    .venv/bin/python -m scripts.calibrate_vision [--renders 40] [--quick]
 
 Sources: the real screenshots in ../shared/data/screens (labels.json), clean and with overlays;
 the project's renders (tests/render.py) at 50%..200% zoom with region borders 1..9 px, dark pages,
@@ -25,24 +25,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
+import cv2
+import numpy as np
+from PIL import Image
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402
-from render import (  # noqa: E402
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.vision import CONFIDENT, BoardNotFound, BoardReading, read_board
+from tests.render import (
     draw_dialog,
     draw_pointer,
     draw_tooltip,
     render_board_lines,
 )
 
-from queens_autosolve.capture import load_image  # noqa: E402
-from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
-from queens_autosolve.solver.regions import random_regions  # noqa: E402
-from queens_autosolve.vision import CONFIDENT, BoardNotFound, BoardReading, read_board  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
 TOOLTIP_COLOURS = ((40, 40, 40), (255, 255, 255), (255, 243, 176), (10, 102, 194))
@@ -102,7 +100,9 @@ def judge(case: Case) -> Outcome:
 # --- overlays ---------------------------------------------------------------------------------------
 
 
-def cell_box(centres: list[list[tuple[float, float]]], pitch: float, cells: list[tuple[int, int]]):
+def cell_box(
+    centres: list[list[tuple[float, float]]], pitch: float, cells: list[tuple[int, int]]
+) -> tuple[int, int, int, int]:
     """An (x, y, w, h) box over the given cells, reaching about a third into each."""
     xs = [centres[r][c][0] for r, c in cells]
     ys = [centres[r][c][1] for r, c in cells]
@@ -164,13 +164,16 @@ def rescaled(image: np.ndarray, factor: float, quality: int) -> np.ndarray:
 # --- sources ------------------------------------------------------------------------------------------
 
 
-def real_cases(rng: random.Random, overlay: bool = True) -> Iterator[Case]:
-    """The shared screenshots, clean and overlaid; their truth is the label, with the cell states
-    of the clean reading where the label has none (only when that reading was exact)."""
+def real_cases(rng: random.Random, overlay: bool = True, only: str | None = None) -> Iterator[Case]:
+    """The shared screenshots (or the one named `only`), clean and overlaid; their truth is the
+    label, with the cell states of the clean reading where the label has none (only when that
+    reading was exact)."""
     labels_path = SCREENS / "labels.json"
     if not labels_path.exists():
         return
     for name, label in sorted(json.loads(labels_path.read_text()).items()):
+        if only is not None and name != only:
+            continue
         image = load_image(SCREENS / name).rgb
         regions = partition(Puzzle.from_rows(label["regions"]).regions)
         states = None
@@ -271,7 +274,8 @@ def table(outcomes: list[Outcome]) -> str:
 
 def histogram(outcomes: list[Outcome]) -> str:
     bins = [f"{b / 10:.1f}" for b in range(10)]
-    right, wrong = Counter(), Counter()
+    right: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
     for outcome in outcomes:
         if outcome.confidence is None:
             continue

@@ -7,7 +7,7 @@ back to back), two clicks per queen cell, with one pacing per condition. After e
 page's own report is compared with what was sent. Prints a table: per browser and condition,
 the runs with lost or wrong clicks, and which click of the run the first wrong cell had.
 
-    .venv/bin/python scripts/click_loss.py --runs 10 --budget 240
+    .venv/bin/python -m scripts.click_loss --runs 10 --budget 240
 """
 
 from __future__ import annotations
@@ -26,17 +26,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/desktops.py
-
-from desktops import Firefox, Openbox
-
 from queens_autosolve.capture.x11 import load_pyautogui
 from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.search import solve
+from tests.desktops import Firefox, Openbox
 
 SCREEN = (1920, 1200)
 OFFSET = (300, 120)  # where the decorated browser window is moved, as on a real desktop

@@ -2,7 +2,7 @@
 whole machine (/proc/stat: the browsers, X servers and commands a test starts included) counted
 from each test's setup to its teardown, then summed by module and listed by test.
 
-    .venv/bin/python scripts/suite_cpu.py [--top 30] [--json OUT] [PYTEST ARGS...]
+    .venv/bin/python -m scripts.suite_cpu [--top 30] [--json OUT] [PYTEST ARGS...]
 
 `make test` runs the suite on three workers, and its wall time is about this total CPU over the
 two cores; which tests that total comes from is what this tells. A module's browsers and displays

@@ -8,7 +8,7 @@ stricter case. Counts per source how many readings are exact, refused, wrong but
 but confident (the actuator would click on those: must be none); for the tight crops, how many
 were refused although readable.
 
-    .venv/bin/python scripts/sweep_clips.py [--renders-only | --screens-only] [--quick]
+    .venv/bin/python -m scripts.sweep_clips [--renders-only | --screens-only] [--quick]
 """
 
 from __future__ import annotations
@@ -22,31 +22,28 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.vision import BoardNotFound
+from queens_autosolve.vision.locate import locate
+from queens_autosolve.vision.shades import shades_of
+from tests import render
+from tests.clips import FRACTIONS, clip_verdict, crop_into_cells, fitted_lattice
+from tests.clips import PLACES as CORNERS_AND_SIDES
+from tests.render import cell_spans, clip_image, margin_of, render_board
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # tests/render.py draws the boards
-
-import numpy as np  # noqa: E402
-import render  # noqa: E402
-from render import cell_spans, clip_image, margin_of, render_board  # noqa: E402
-
-from queens_autosolve.capture import load_image  # noqa: E402
-from queens_autosolve.solver.generator import generate_puzzle  # noqa: E402
-from queens_autosolve.solver.puzzle import Puzzle  # noqa: E402
-from queens_autosolve.vision import BoardNotFound, read_board  # noqa: E402
-from queens_autosolve.vision.locate import locate  # noqa: E402
-from queens_autosolve.vision.shades import shades_of  # noqa: E402
 
 SCREENS = ROOT.parent / "shared" / "data" / "screens"
-PLACES = (("left",), ("right",), ("top",), ("bottom",),
-          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"),
-          ("left", "right", "top"), ("left", "right", "bottom"), ("left", "top", "bottom"),
-          ("right", "top", "bottom"))
+PLACES = (*CORNERS_AND_SIDES, ("left", "right", "top"), ("left", "right", "bottom"),
+          ("left", "top", "bottom"), ("right", "top", "bottom"))
 FOUR = ("left", "right", "top", "bottom")
 TIGHT = (0.05, 0.1, 0.15, 0.2, 0.25)  # of a cell, cut off the outer cells by a tight crop (and 1 px)
 DEEP = (0.35, 0.4, 0.5, 0.75, 1.0, 1.05, 1.1, 1.2, 1.25, 1.5, 2.05, 2.1, 2.2)  # four-side clips: not tight
 MIXED_TIGHT = 3  # crops per board with each side's own depth, 1 px..a quarter of a cell
-FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
 
 
 def cuts(n: int, quick: bool) -> Iterator[tuple[float, bool]]:
@@ -59,18 +56,6 @@ def cuts(n: int, quick: bool) -> Iterator[tuple[float, bool]]:
             yield float(k), True
 
 
-def verdict(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
-    try:
-        reading = read_board(image, still=True)
-    except BoardNotFound:
-        return "refused"
-    exact = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
-    exact = exact and (states is None or reading.state_rows() == states)
-    if exact:
-        return "exact"
-    return "wrong-confident" if reading.is_certain else "wrong-unsure"
-
-
 def sweep_board(image: np.ndarray, columns: tuple, rows: tuple, n: int, partition: object,
                 states: list[str] | None, quick: bool, label: str, counts: Counter) -> None:
     for places in PLACES:
@@ -78,22 +63,10 @@ def sweep_board(image: np.ndarray, columns: tuple, rows: tuple, n: int, partitio
             clipped = clip_image(image, columns, rows, places, cells, keep_line)
             if min(clipped.shape[:2]) < 20:
                 continue
-            result = verdict(clipped, n, partition, states)
+            result = clip_verdict(clipped, n, partition, states).kind
             counts[result] += 1
             if result == "wrong-confident":
                 print(f"  WRONG+CONFIDENT {label} {'+'.join(places)} cells={cells} line={keep_line}")
-
-
-def crop_into_cells(image: np.ndarray, columns: tuple, rows: tuple, depths: dict[str, float]) -> np.ndarray:
-    """The image cropped `depths[side]` px into the outer cells on each side (within the image:
-    a screenshot already cropped tightly cannot be widened)."""
-    (left, right), (top, bottom) = columns, rows
-    h, w = image.shape[:2]
-    x0 = max(0, int(round(left[0] + depths["left"])))
-    x1 = min(w, int(round(right[-1] - depths["right"])))
-    y0 = max(0, int(round(top[0] + depths["top"])))
-    y1 = min(h, int(round(bottom[-1] - depths["bottom"])))
-    return np.ascontiguousarray(image[y0:y1, x0:x1])
 
 
 def four_side_crops(
@@ -121,7 +94,7 @@ def sweep_four_sides(image: np.ndarray, columns: tuple, rows: tuple, n: int, par
         cropped = crop_into_cells(image, columns, rows, depths)
         if min(cropped.shape[:2]) < 20:
             continue
-        result = verdict(cropped, n, partition, states)
+        result = clip_verdict(cropped, n, partition, states).kind
         counts[f"{kind}-{result}"] += 1
         if result == "wrong-confident" or (kind == "tight" and result != "exact"):
             what = ", ".join(f"{side} {px:.1f}" for side, px in depths.items())
@@ -136,13 +109,8 @@ def sweep_screens(quick: bool) -> Counter:
         partition = Puzzle.from_rows(label["regions"]).regions
         try:
             lattice = locate(shades_of(rgb))
-        except BoardNotFound:
-            lattice = None
-        if lattice is None:  # refused whole (a crop that cuts the board): cut along a fitted grid
-            from queens_autosolve.vision.locate import find_blobs, fit_lattice, light_mask, main_board
-            mask = light_mask(shades_of(rgb))
-            blobs = find_blobs(mask)
-            lattice = fit_lattice(blobs, main_board(blobs), mask)
+        except BoardNotFound:  # refused whole (a crop that cuts the board): cut along a fitted grid
+            lattice = fitted_lattice(rgb)
         counts["boards"] += 1
         columns, rows = (lattice.left, lattice.right), (lattice.top, lattice.bottom)
         sweep_board(rgb, columns, rows, label["n"], partition, None, quick, name, counts)
@@ -196,13 +164,16 @@ def main() -> int:
     for what, run in sources:
         start = time.perf_counter()
         counts = run()
-        reads = sum(counts[k] for k in ("exact", "refused", "wrong-unsure", "wrong-confident"))
+        reads = sum(counts[k] for k in ("exact", "refused", "unsure-tight-crop", "wrong-unsure",
+                                        "wrong-confident"))
         print(f"{what}: {counts['boards']} boards, {reads} clipped reads: {counts['exact']} exact, "
-              f"{counts['refused']} refused, {counts['wrong-unsure']} wrong but unsure, "
+              f"{counts['refused']} refused, {counts['unsure-tight-crop']} unsure tight crops, "
+              f"{counts['wrong-unsure']} wrong but unsure, "
               f"{counts['wrong-confident']} wrong but confident ({time.perf_counter() - start:.0f} s)")
         for kind, what in (("tight", "tight crops (1 px..1/4 cell, all four sides)"),
                            ("deep", "four-side clips deeper than a tight crop")):
             print(f"  {what}: {counts[kind + '-exact']} exact, {counts[kind + '-refused']} refused, "
+                  f"{counts[kind + '-unsure-tight-crop']} unsure tight crops, "
                   f"{counts[kind + '-wrong-unsure']} wrong but unsure, "
                   f"{counts[kind + '-wrong-confident']} wrong but confident")
     return 0

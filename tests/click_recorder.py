@@ -10,11 +10,26 @@ puts this on the screen the tool must not touch asserts the file stays empty.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 from Xlib import X
 from Xlib.display import Display
 
 TITLE = "click recorder"
+
+
+@dataclass
+class ClickRecorder:
+    """A window covering one X screen that writes down every button press it gets."""
+
+    display: str
+    path: Path
+
+    def presses(self) -> list[tuple[int, int, int]]:
+        """(x, y, button) of each press so far, in root coordinates of its screen."""
+        lines = self.path.read_text().split()
+        return [tuple(map(int, lines[i:i + 3])) for i in range(0, len(lines), 3)]  # type: ignore[misc]
 
 
 def main(display_name: str, path: str) -> int:

@@ -1,86 +1,41 @@
-"""Shared test fixtures: where ../shared/data is, whether live (X11/Chromium) tests may skip, and
-the live fixtures, found by name: one Xvfb and one Chromium for the whole run, real windows.
+"""Shared test fixtures: the live fixtures, found by name: one Xvfb and one Chromium for the
+whole run, real windows.
 
 Starting a display and a browser takes about two seconds, so the modules share them: each test
 shows its own page (`Chromium.open`, which closes every other tab) and puts back what it
 moves (windows, zoom). Conditions that need a display or a browser of their own (openbox,
 Firefox, two X screens, a scale factor, a small window) have their own fixtures or start their
 own. Without Xvfb or Chromium the live tests skip, except in CI (`require_tool`), where that is a
-failure. The helpers the live tests call (practice_page, xdotool, ...) are in live.py.
+failure. Where the data is and which tools the machine has: environment.py; the helpers the
+live tests call (practice_page, xdotool, ...): live.py.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from desktops import FIREFOX_NAMES, Firefox, Openbox
 
-from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium, Xvfb, wait_for_window
-
-ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"
-GAMES = ROOT / "games"
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-DESKTOP = (1920, 1200)  # room for the 1200x1040 window below a title bar at OFFSET
-OFFSET = (300, 120)  # where a decorated browser window is moved, as on a real desktop
-
-
-def shared_path(*parts: str) -> Path:
-    """A path under ../shared/data; the calling test is skipped (with the reason) when absent."""
-    path = SHARED_DATA.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the shared data set lives beside the project, see README)")
-    return path
-
-
-def load_script(name: str) -> ModuleType:
-    """scripts/`name`.py as a module (the scripts are not a package), loaded once and kept in
-    sys.modules under `name`, where its dataclasses look themselves up."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def require_tool(ok: bool, what: str) -> None:
-    """Skip a live test when `what` is missing, except in CI, where a missing tool is a failure."""
-    if ok:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is required in CI (CI=true); install it: make system-deps")
-    pytest.skip(f"{what} is not installed (make system-deps installs it)")
-
-
-def have_xvfb() -> bool:
-    return shutil.which("Xvfb") is not None
-
-
-def have_chromium() -> bool:
-    return any(shutil.which(name) for name in CHROMIUM_NAMES)
-
-
-def have_openbox() -> bool:
-    return shutil.which("openbox") is not None and shutil.which("xdotool") is not None
-
-
-def have_firefox() -> bool:
-    return any(shutil.which(name) for name in FIREFOX_NAMES)
-
+from queens_autosolve.pages.browser import Chromium, Xvfb
+from tests.click_recorder import ClickRecorder
+from tests.desktops import Firefox, Openbox
+from tests.environment import (
+    DESKTOP,
+    OFFSET,
+    have_chromium,
+    have_firefox,
+    have_openbox,
+    have_xvfb,
+    require_tool,
+)
+from tests.live import wait_for_window
 
 # `make test` runs the suite on pytest-xdist workers, a module at a time (--dist loadfile): a
 # module's tests share one worker, so its module-scoped displays and browsers start once. Not
@@ -125,7 +80,7 @@ def shared_browser(xvfb: Xvfb) -> Iterator[Chromium]:
 def browser(shared_browser: Chromium) -> Iterator[Chromium]:
     """The shared Chromium, for one test: a test shows its page with `Chromium.open` (which
     closes other tabs) and whatever it leaves is replaced by about:blank after it."""
-    from live import tab_urls
+    from tests.live import tab_urls
 
     yield shared_browser
     if shared_browser.process is not None and tab_urls(shared_browser) != ["about:blank"]:
@@ -223,19 +178,6 @@ def sent_clicks(xvfb: Xvfb, monkeypatch: pytest.MonkeyPatch) -> list[SentClick]:
     return sent
 
 
-@dataclass
-class ClickRecorder:
-    """A window covering one X screen that writes down every button press it gets."""
-
-    display: str
-    path: Path
-
-    def presses(self) -> list[tuple[int, int, int]]:
-        """(x, y, button) of each press so far, in root coordinates of its screen."""
-        lines = self.path.read_text().split()
-        return [tuple(map(int, lines[i:i + 3])) for i in range(0, len(lines), 3)]  # type: ignore[misc]
-
-
 @pytest.fixture
 def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
     """The click recorder on screen 0 of `two_screens`: a test asserts no click ever reached it."""
@@ -246,7 +188,8 @@ def click_recorder(two_screens: Xvfb) -> Iterator[ClickRecorder]:
         process = subprocess.Popen([sys.executable, str(script), recorder.display, str(recorder.path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            ready = process.stdout.readline() if process.stdout else ""
+            assert process.stdout is not None and process.stderr is not None  # both piped
+            ready = process.stdout.readline()
             assert ready.strip() == "ready", f"the click recorder did not start: {process.stderr.read()}"
             yield recorder
         finally:

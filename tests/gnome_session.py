@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from conftest import require_tool
-from live import _open_until_it_reports
-
 from queens_autosolve.capture.models import Frame
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, wait_for_board
 from queens_autosolve.pages.mutter import HeadlessMutter, missing_programs
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.environment import require_tool
+from tests.live import _open_until_it_reports
 
 
 @dataclass

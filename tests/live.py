@@ -14,17 +14,23 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from types import ModuleType
+from functools import partial
 
 import numpy as np
-from conftest import OFFSET, require_tool
 
+from queens_autosolve.autosolve import onscreen
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.pages.browser import Browser, Chromium, wait_for_board, wait_for_window
+from queens_autosolve.capture.x11 import PyAutoGUI
+from queens_autosolve.pages.browser import Browser, Chromium, StageError, wait_for_board
 from queens_autosolve.pages.practice import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.search import search
+from tests.desktops import Firefox
+from tests.environment import OFFSET, require_tool
+
+# The browsers the live tests show pages in: both go to an address with `open`.
+PageBrowser = Chromium | Firefox
 
 # A 5x5 puzzle with one solution: (0,0) (1,2) (2,4) (3,1) (4,3).
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -35,7 +41,7 @@ TWO_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFr
 
 @contextmanager
 def practice_page(
-    browser: Chromium,
+    browser: PageBrowser,
     puzzle: Puzzle,
     *,
     dark: bool = False,
@@ -43,7 +49,7 @@ def practice_page(
     initial: Sequence[str] | None = None,
     whole_board: bool = True,
     **page_options: object,
-) -> Iterator[object]:
+) -> Iterator[PracticeServer]:
     """Serve `puzzle` on the practice page, show it in `browser` and wait until it is painted
     (vision reads an n x n board with certainty; with `whole_board` False, for boards the window
     cuts off, only a moment) and the page has reported its first state.
@@ -56,6 +62,7 @@ def practice_page(
                 wait_for_board(browser.display, puzzle.n, chromium=browser)
             else:  # the window cuts the board off: its window is up and shows cells
                 wait_for_window(browser.display, "Queens", contains=True)
+                assert isinstance(browser, Chromium), "a board the window cuts off is shown in Chromium"
                 wait_painted(browser)
                 wait_until(lambda: shows_cells(browser.display), what="the board's cells on screen")
             yield server
@@ -63,7 +70,7 @@ def practice_page(
             browser.open("about:blank")  # no stale "Queens" window left for the next test
 
 
-def _open_until_it_reports(browser: Chromium, server: PracticeServer) -> None:
+def _open_until_it_reports(browser: PageBrowser, server: PracticeServer) -> None:
     """Show the page and wait for its first report; once more if none comes. Setting up, not
     under test: Firefox, driven through its address bar on a busy machine, may change its title
     for an address it took only part of (seen once in a run of the suite on two workers)."""
@@ -137,7 +144,7 @@ def place_window(display: str, n: int, at: tuple[int, int] = OFFSET, title: str 
     assert window.rect.left >= at[0] and window.rect.top >= at[1], f"window not moved: {window.rect}"
 
 
-def wait_for_page(browser: Browser, expression: str, timeout: float) -> object:
+def wait_for_page(browser: Chromium, expression: str, timeout: float) -> object:
     """Poll a JavaScript `expression` in the page `browser` shows until it is truthy; its value,
     or AssertionError after `timeout` seconds."""
     deadline = time.monotonic() + timeout
@@ -262,7 +269,7 @@ def cell_centre(
     return at[0] + int(x + (cell[1] + 0.5) * w / n), at[1] + int(y + (cell[0] + 0.5) * h / n)
 
 
-def clicker(browser: Browser) -> ModuleType:
+def clicker(browser: Browser) -> PyAutoGUI:
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
     from queens_autosolve.capture.x11 import load_pyautogui
 
@@ -273,7 +280,7 @@ def clicker(browser: Browser) -> ModuleType:
 
 
 def one_more_press_counted(
-    gui: ModuleType, server: PracticeServer, cell: Cell, point: tuple[int, int]
+    gui: PyAutoGUI, server: PracticeServer, cell: Cell, point: tuple[int, int]
 ) -> PageState:
     """Press the empty `cell` (at screen `point`) once and return the page's state once it shows
     the X mark there: presses reach the page in order, so every earlier one is counted by then."""
@@ -310,7 +317,7 @@ def start_run(display: str, *args: str, delay: str = DELAY) -> subprocess.Popen[
 
 
 def run_changed_under(
-    browser: Browser, display: str, puzzle: Puzzle,
+    browser: PageBrowser, display: str, puzzle: Puzzle,
     change: Callable[[PracticeServer, WindowRecord, Rect], AbstractContextManager[object]],
 ) -> Changed:
     """Show `puzzle`, start a slow run, and once the page has counted CHANGE_AFTER moves, make
@@ -330,15 +337,16 @@ def run_changed_under(
                 run.kill()
                 run.wait()
     print(out, err)
-    meant = frozenset(search(puzzle).solution.queens)
+    answer = search(puzzle).solution
+    assert answer is not None, "the puzzle has no solution"
+    meant = frozenset(answer.queens)
     return Changed(run.returncode, err, state, clicks_made(err), meant)
 
 
 def board_rect(desktop: Desktop, window: WindowRecord) -> Rect:
-    from queens_autosolve.autosolve import pipeline
 
-    frame = pipeline.grab(desktop, window)
-    return pipeline.board_on_screen(frame, pipeline.read(frame))
+    frame = onscreen.grab(desktop, window)
+    return onscreen.board_on_screen(frame, onscreen.read(frame))
 
 
 def clicks_made(stderr: str) -> int:
@@ -368,10 +376,21 @@ def moved_by_a_cell(display: str, window: WindowRecord, board: Rect, n: int) -> 
     with Desktop(display) as desktop:
         xdotool(display, "windowmove", "--relative", str(window.wid), str(pitch), str(pitch))
         try:
-            wait_until(lambda: desktop.refresh(window).rect.left > window.rect.left, what="the window moved")
+            wait_until(lambda: rect_now(desktop, window).left > window.rect.left, what="the window moved")
             yield
         finally:
             move_window_to(desktop, window, window.rect)
+
+
+def rect_now(desktop: Desktop, window: WindowRecord) -> Rect:
+    """Where `window` is now (AssertionError if it closed)."""
+    now = desktop.refresh(window)
+    assert now is not None, f"the window {window.title!r} closed"
+    return now.rect
+
+
+def has_moved_from(desktop: Desktop, window: WindowRecord, was: Rect) -> bool:
+    return rect_now(desktop, window) != was
 
 
 def move_window_to(desktop: Desktop, window: WindowRecord, rect: Rect) -> None:
@@ -380,14 +399,13 @@ def move_window_to(desktop: Desktop, window: WindowRecord, rect: Rect) -> None:
     went (+2, +40) further on every move): what it adds is measured, then taken off."""
     drift = (0, 0)
     for _ in range(4):
-        now = desktop.refresh(window).rect
+        now = rect_now(desktop, window)
         if (now.left, now.top) == (rect.left, rect.top):
             return
         asked = (rect.left - now.left - drift[0], rect.top - now.top - drift[1])
         xdotool(desktop.name, "windowmove", "--relative", str(window.wid), str(asked[0]), str(asked[1]))
-        wait_until(lambda was=now: desktop.refresh(window).rect != was, timeout=2,
-                   what="the window moving back")
-        moved = desktop.refresh(window).rect
+        wait_until(partial(has_moved_from, desktop, window, now), timeout=2, what="the window moving back")
+        moved = rect_now(desktop, window)
         drift = (moved.left - now.left - asked[0], moved.top - now.top - asked[1])
     raise AssertionError(f"the window could not be put back at {rect}: it is at {desktop.refresh(window)}")
 
@@ -411,18 +429,17 @@ class Rested:
 
 
 def run_with_the_pointer_on_the_board(
-    browser: Browser, display: str, puzzle: Puzzle, **page_options: object
+    browser: PageBrowser, display: str, puzzle: Puzzle, **page_options: object
 ) -> Rested:
     """Show `puzzle` (hover tint and tooltip on, and `page_options`), rest the pointer on the
     middle cell until its tooltip is up, then run the tool as from a terminal."""
     import json
 
-    from queens_autosolve.autosolve import pipeline
 
     with (practice_page(browser, puzzle, tooltip_ms=TOOLTIP_MS, **page_options) as server,  # type: ignore[arg-type]
           Desktop(display) as desktop):
-        frame = pipeline.grab(desktop, desktop.find_window())
-        reading = pipeline.read(frame)
+        frame = onscreen.grab(desktop, desktop.find_window())
+        reading = onscreen.read(frame)
         middle = reading.centres[puzzle.n // 2][puzzle.n // 2]
         x, y = (round(v) for v in frame.to_screen(*middle))
         xdotool(display, "mousemove", str(x), str(y))
@@ -442,3 +459,20 @@ def assert_solved_and_pointer_back(done: Rested, *, rounds: int = 3) -> None:
     made = done.report["rounds"]
     assert isinstance(made, list) and len(made) <= rounds, made
     assert done.pointer_after == done.pointer_before
+
+
+def _titled(name: str, title: str, contains: bool) -> bool:
+    """Whether a window named `name` is the one titled `title` (with `contains`: whose title
+    contains it, in any case, as the window lister matches)."""
+    return title.lower() in name.lower() if contains else name == title
+
+
+def wait_for_window(display: str, title: str, timeout: float = 10.0, contains: bool = False) -> None:
+    """Wait until a viewable window is titled `title` (with `contains`, a title containing it)."""
+    deadline = time.monotonic() + timeout
+    with Desktop(display) as desktop:
+        while time.monotonic() < deadline:
+            if any(_titled(r.title, title, contains) and r.viewable for r in desktop.windows(title)):
+                return
+            time.sleep(0.05)
+    raise StageError(f"no window titled {title!r} appeared within {timeout:g}s")

@@ -271,7 +271,7 @@ def draw_tooltip(
         cv2.putText(image, word, at, cv2.FONT_HERSHEY_SIMPLEX, scale, text, 1, cv2.LINE_AA)
 
 
-def draw_pointer(image: np.ndarray, tip: tuple[int, int], scale: float = 1.0, black: bool = True) -> None:
+def draw_pointer(image: np.ndarray, tip: tuple[float, float], scale: float = 1.0, black: bool = True) -> None:
     """A mouse pointer (the usual arrow, 12x19 px at scale 1) with its tip at `tip`: black with a
     white outline, or white with a black one."""
     arrow = np.array([(0, 0), (0, 16), (4, 12), (7, 18.5), (9.5, 17.5), (6.5, 11.5), (11.5, 11.5)])
@@ -301,8 +301,8 @@ def cell_spans(n: int, cell: int) -> tuple[np.ndarray, np.ndarray]:
 
 def clip_image(
     image: np.ndarray,
-    columns: tuple[Sequence[float], Sequence[float]],
-    rows: tuple[Sequence[float], Sequence[float]],
+    columns: tuple[Sequence[float] | np.ndarray, Sequence[float] | np.ndarray],
+    rows: tuple[Sequence[float] | np.ndarray, Sequence[float] | np.ndarray],
     sides: Collection[str],
     cells: float,
     keep_line: bool = False,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -19,7 +20,9 @@ from queens_autosolve.actuator.safety import (
     check_unique,
     check_window_unchanged,
 )
-from queens_autosolve.capture.models import Frame, FrameSource, Pointer, Rect, WindowRecord
+from queens_autosolve.capture import DesktopSession
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import Frame, FrameSource, Pointer, WindowRecord
 from queens_autosolve.solver.position import CellState
 
 CELL = 40  # px per cell in the fake readings below
@@ -122,7 +125,7 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
             raise AssertionError("the pointer must not even be looked at")
 
     with pytest.raises(ClickOutsideBoard):
-        click_plan(plan, desktop=NoPointer())
+        click_plan(plan, desktop=cast(DesktopSession, NoPointer()))  # only the pointer calls
 
 
 @settings(max_examples=200, deadline=None)
@@ -161,7 +164,7 @@ def test_uncertain_reading_refuses_and_says_why_and_offers_dry_run():
         check_certain(Sureness(0.5, ("cell r2c3 unclear",)))
 
 
-@pytest.mark.parametrize("count, words", [(0, "no solution"), (2, "more than one solution")])
+@pytest.mark.parametrize(("count", "words"), [(0, "no solution"), (2, "more than one solution")])
 def test_solution_count_other_than_one_refuses(count, words):
     with pytest.raises(UnsafeToClick, match=words):
         check_unique(count)
@@ -172,7 +175,7 @@ WINDOW = WindowRecord(wid=7, title="Queens - Chromium", rect=Rect(0, 0, 800, 600
 
 
 @pytest.mark.parametrize(
-    "now, words",
+    ("now", "words"),
     [
         (None, "closed"),
         (WindowRecord(7, "Queens - Chromium", Rect(5, 0, 800, 600)), "moved"),
@@ -186,8 +189,10 @@ def test_window_changed_since_capture_refuses(now, words):
         check_window_unchanged(WINDOW, now)
 
 
-def test_window_unchanged_passes():
-    check_window_unchanged(WINDOW, WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600), stacking=3))
+def test_a_window_only_raised_or_lowered_since_capture_is_unchanged():
+    restacked = WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600), stacking=3)
+    assert restacked != WINDOW  # another record, the same window where it was
+    check_window_unchanged(WINDOW, restacked)  # no UnsafeToClick
 
 
 def test_a_window_over_the_board_refuses_and_one_beside_it_does_not():

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from queens_autosolve.twoplayer.matches import MatchResult, elo_text_of
+from tests.checks import present
 
 BIG = "1" * 5000  # past int()'s 4300-digit limit
 EASY = "# easy n=4\nABBB\nABCC\nDDCC\nDDDD\n"
@@ -200,7 +201,7 @@ def test_a_puzzlink_url_without_border_data_says_what_is_wrong():
     assert "no such file" not in line
 
 
-@pytest.mark.parametrize("text, why", [
+@pytest.mark.parametrize(("text", "why"), [
     ("# none\nABC\nABC\nABC\n", "4x4 to"),
     ("# none\nAAAA\nAAAA\nBBCC\nBDDC\n", "no solution"),
     ("# many\nAAAAA\nBBBBB\nCCCCC\nDDDDD\nEEEEE\n", "more than one solution"),
@@ -236,7 +237,7 @@ def test_detect_debug_draws_a_failed_reading_too(tmp_path):
     from PIL import Image
 
     cells = Image.new("RGB", (400, 300), "white")  # a grid cut off by a dark band: no whole board
-    pixels = cells.load()
+    pixels = present(cells.load())
     for y in range(300):
         for x in range(400):
             if y >= 150:
@@ -256,7 +257,8 @@ def test_detect_debug_draws_a_failed_reading_too(tmp_path):
 
 def test_detect_debug_draws_a_successful_reading(tmp_path):
     from PIL import Image
-    from render import render_board
+
+    from tests.render import render_board
 
     image = tmp_path / "board.png"
     picture = render_board(["AABBB", "AABCB", "DDBCB", "DEECB", "DEEEB"], ["Q....", ".x..."])
@@ -329,15 +331,6 @@ def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, f
     done = cli(*[arg.format(easy=easy) for arg in args], timeout=30)
     line = assert_user_error(done, f"argument {flag}:", "(see queens-autosolve")
     assert "Overflow" not in line and "usage" not in done.stderr and done.stdout == ""
-
-
-def test_the_flag_modules_doctest_holds():
-    import doctest
-
-    from queens_autosolve.autosolve import flags
-
-    failures, tried = doctest.testmod(flags)
-    assert failures == 0 and tried > 0
 
 
 def test_the_flag_types_take_the_edges_of_their_ranges():

@@ -10,7 +10,6 @@ import urllib.parse
 
 import numpy as np
 import pytest
-from live import xmessage
 
 from queens_autosolve.capture import (
     CaptureError,
@@ -29,6 +28,7 @@ from queens_autosolve.capture import (
     rank_windows,
 )
 from queens_autosolve.capture.x11_windows import display_name
+from tests.live import xmessage
 
 CHROMIUM = ("chromium (/tmp/profile)", "Chromium")
 
@@ -187,7 +187,7 @@ def test_unreachable_display_is_a_no_display_error():
 
 
 @pytest.mark.parametrize(
-    "env, words", [({}, "DISPLAY is not set"), ({"WAYLAND_DISPLAY": "wayland-0"}, "Wayland")]
+    ("env", "words"), [({}, "DISPLAY is not set"), ({"WAYLAND_DISPLAY": "wayland-0"}, "Wayland")]
 )
 def test_cli_without_x_exits_2_with_one_line(env, words):
     session = ("DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE")
@@ -209,7 +209,7 @@ BLUE_PAGE = "data:text/html," + urllib.parse.quote(
 @pytest.fixture(scope="module")
 def blue_page(shared_browser):
     """The shared Chromium showing a plain blue page titled Queens, for this module's tests."""
-    from queens_autosolve.pages.browser import wait_for_window
+    from tests.live import wait_for_window
 
     shared_browser.open(BLUE_PAGE)
     try:

@@ -39,4 +39,4 @@ def test_pyautogui_gets_a_live_connection_after_the_shared_one_closed(xvfb):
     gui = load_pyautogui(xvfb.display)  # the run's connection is closed now
     with Desktop(xvfb.display) as desktop:
         desktop.move_pointer(25, 35)
-        assert tuple(gui.position()) == (25, 35)
+        assert tuple(gui.position()) == (25, 35)  # type: ignore[attr-defined]

@@ -60,7 +60,7 @@ def test_pointer_parks_on_another_side_when_the_board_fills_the_window_width():
 
 
 @pytest.mark.parametrize(
-    "box, edges",
+    ("box", "edges"),
     [((50, 50, 100, 100), ()), ((0, 50, 100, 100), ("left",)), ((50, 50, 350, 249), ("right", "bottom"))],
 )
 def test_a_board_at_the_edge_of_what_was_grabbed_is_named_by_edge(box, edges):

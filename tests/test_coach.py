@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import shared_path
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.solver.coach import (
@@ -26,6 +25,8 @@ from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.propagate import Step, StepKind, board_of
 from queens_autosolve.solver.puzzle import Puzzle, cell_name, mask_of
 from queens_autosolve.solver.search import explain, search_board, solve
+from tests.checks import present
+from tests.environment import shared_path
 
 LINKEDIN = ("linkedin-official.txt", "linkedin-bonus.txt", "linkedin-2026.txt")
 
@@ -50,7 +51,7 @@ def still_unique(puzzle: Puzzle, position: Position) -> bool:
     n = puzzle.n
     board = board_of(puzzle)
     cand = ((1 << n * n) - 1) & ~mask_of(position.marks, n)
-    answer = mask_of(solve(puzzle).queens, n)
+    answer = mask_of(present(solve(puzzle)).queens, n)
     found, _ = search_board(board, cand, mask_of(position.queens, n), limit=1)
     other, _ = search_board(board, cand, mask_of(position.queens, n), limit=1, skip=answer)
     return found == answer and other == 0
@@ -61,7 +62,7 @@ def still_unique(puzzle: Puzzle, position: Position) -> bool:
 
 def test_a_wrong_queen_is_named_and_explained_without_the_solution():
     puzzle = level(2)
-    answer = set(solve(puzzle).queens)
+    answer = set(present(solve(puzzle)).queens)
     wrong = next((r, c) for r in range(puzzle.n) for c in range(puzzle.n) if (r, c) not in answer)
     right = sorted(answer)[4]
     advice = advise(puzzle, Position.of(puzzle.n, [wrong, right], marks=[]))
@@ -74,7 +75,7 @@ def test_a_wrong_queen_is_named_and_explained_without_the_solution():
 
 def test_every_wrong_queen_on_sampled_levels_leads_to_a_named_contradiction():
     for puzzle in read_puzzles(str(shared_path("levels", "linkedin-official.txt")))[::60]:
-        answer = set(solve(puzzle).queens)
+        answer = set(present(solve(puzzle)).queens)
         names = {cell_name(cell) for cell in answer}
         for cell in [(r, c) for r in range(puzzle.n) for c in range(puzzle.n) if (r, c) not in answer][::5]:
             mistake = advise(puzzle, Position.of(puzzle.n, [cell])).mistakes[0]
@@ -92,7 +93,7 @@ def test_a_queen_beside_a_right_one_is_blamed_on_that_queen():
 
 def test_an_x_where_a_queen_must_go_is_a_mistake():
     puzzle = level(3)
-    cell = solve(puzzle).queens[2]
+    cell = present(solve(puzzle)).queens[2]
     advice = advise(puzzle, Position.of(puzzle.n, marks=[cell]))
     assert [(m.cell, m.what) for m in advice.mistakes] == [(cell, "mark")]
     assert advice.mistakes[0].text.startswith(f"the X on {cell_name(cell)} is wrong")
@@ -118,7 +119,7 @@ def position_after(n: int, steps: list[Step]) -> Position:
 def test_hints_part_way_through_explain_are_sound_and_keep_the_one_solution():
     checked = 0
     for puzzle in read_puzzles(str(shared_path("levels", "linkedin-official.txt")))[::25]:
-        answer = set(solve(puzzle).queens)
+        answer = set(present(solve(puzzle)).queens)
         steps = explain(puzzle)
         end = next(i for i, s in enumerate(steps) if s.kind in (StepKind.GUESS, StepKind.SOLVED))
         deductions = steps[:end]
@@ -159,7 +160,7 @@ def test_a_step_is_found_from_the_board_as_it_stands_not_from_an_empty_board():
 
 def test_a_solved_board_gets_no_step():
     puzzle = level(1)
-    advice = advise(puzzle, Position.of(puzzle.n, solve(puzzle).queens))
+    advice = advise(puzzle, Position.of(puzzle.n, present(solve(puzzle)).queens))
     assert advice.solved and advice.step is None and advice.lines() == ["solved: every queen is in place"]
 
 
@@ -207,12 +208,12 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
     def later_rule(board, cand, queens, log):
         if cand >> wrong & 1:
             if log is not None:
-                log.append(Step("a new rule", ((wrong // n, wrong % n),), kind="a-rule-added-later"))
+                log.append(Step("a new rule", ((wrong // n, wrong % n),), kind="a-rule-added-later"))  # type: ignore[arg-type]
             return cand & ~(1 << wrong), queens
         return cand, queens
 
     coach.rules = (later_rule, *coach.rules)
-    step = coach.advise(Position.empty(puzzle.n)).step
+    step = present(coach.advise(Position.empty(puzzle.n)).step)
     assert step.rule == "a-rule-added-later" and step.tier is Tier.BLOCKS
     assert step.marks == ((wrong // n, wrong % n),)
 
@@ -224,7 +225,8 @@ def test_an_unknown_step_kind_ranks_with_the_block_rules():
 def board_image(tmp_path):
     """Render a LinkedIn level with the given cell marks to a PNG; returns its path."""
     from PIL import Image
-    from render import render_board
+
+    from tests.render import render_board
 
     def draw(puzzle: Puzzle, marks: dict[tuple[int, int], str]) -> str:
         states = ["".join(marks.get((r, c), ".") for c in range(puzzle.n)) for r in range(puzzle.n)]
@@ -237,7 +239,7 @@ def board_image(tmp_path):
 
 def test_hint_image_names_the_wrong_queen(capsys, board_image):
     puzzle = level(2)
-    answer = set(solve(puzzle).queens)
+    answer = set(present(solve(puzzle)).queens)
     wrong = next((r, c) for r in range(puzzle.n) for c in range(puzzle.n) if (r, c) not in answer)
     status = main(["hint", "--image", board_image(puzzle, {wrong: "Q"})])
     out = capsys.readouterr().out
@@ -246,9 +248,8 @@ def test_hint_image_names_the_wrong_queen(capsys, board_image):
 
 
 def test_hint_image_json_gives_the_step_the_engine_gives(capsys, board_image):
-    from render import PALETTE, hex_rgb
-
     from queens_autosolve.vision.colour_names import region_colour_names
+    from tests.render import PALETTE, hex_rgb
 
     puzzle = level(2)
     names = region_colour_names([hex_rgb(PALETTE[g]) for g in range(puzzle.region_count)])
@@ -318,7 +319,7 @@ def test_hint_on_a_real_screenshot_gives_a_sound_step(capsys):
     path = str(shared_path("screens", "an21p__data_0_input.png"))
     assert main(["hint", "--image", path, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    answer = set(solve(read_image(path).puzzle()).queens)
+    answer = set(present(solve(read_image(path).puzzle())).queens)
     step = data["step"]
     assert data["certain"] and data["mistakes"] == [] and step["marks"]
     assert not {tuple(cell) for cell in step["marks"]} & answer

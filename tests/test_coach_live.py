@@ -10,15 +10,16 @@ import subprocess
 import sys
 
 import pytest
-from live import practice_page
 
 from queens_autosolve.autosolve.live_coach import hint
-from queens_autosolve.autosolve.pipeline import Source
+from queens_autosolve.autosolve.records import Source
 from queens_autosolve.solver.coach import hint_sequence
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import solve
+from tests.checks import present
+from tests.live import practice_page
 
 pytestmark = pytest.mark.e2e
 
@@ -57,7 +58,7 @@ def test_hint_apply_puts_the_x_marks_where_the_step_said(browser, xvfb):
 
 def test_hint_apply_names_a_wrong_queen_and_clicks_nothing(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(6001))
-    answer = set(solve(puzzle).queens)
+    answer = set(present(solve(puzzle)).queens)
     wrong = next((r, c) for r in range(6) for c in range(6) if (r, c) not in answer)
     initial = ["".join("Q" if (r, c) == wrong else "." for c in range(6)) for r in range(6)]
     with practice_page(browser, puzzle, initial=initial, win_screen="none") as server:
@@ -83,11 +84,11 @@ def test_hint_apply_step_by_step_until_the_page_reports_solved(browser, xvfb):
             result = hint(Source(display=xvfb.display), apply=True)
             assert not result.advice.mistakes and result.applied is not None, result.advice.lines()
             assert result.applied.shown, result.applied.missing
-            made.append(result.advice.step)
+            made.append(present(result.advice.step))
             if server.state().solved:
                 break
         state = server.wait_for(solved=True, timeout=5)
-    assert state.page_solved and set(state.queens) == set(solve(puzzle).queens)
+    assert state.page_solved and set(state.queens) == set(present(solve(puzzle)).queens)
     assert [step.text for step in made] == [step.text for step in expected]
     position = Position.empty(puzzle.n)
     for step in made:

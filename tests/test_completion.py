@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import require_tool
 
 from queens_autosolve.autosolve.cli import COMMANDS, main
 from queens_autosolve.autosolve.shell_completion import SHELLS
+from tests.environment import require_tool
 
 PROG = "queens-autosolve"
 

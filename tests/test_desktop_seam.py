@@ -36,7 +36,7 @@ def test_auto_is_gnome_on_a_gnome_wayland_session():
     assert choose_desktop(None, "gnome", X11_SESSION) == "gnome"  # forced
 
 
-@pytest.mark.parametrize("env, named", [(SWAY, "sway, a wlroots compositor")])
+@pytest.mark.parametrize(("env", "named"), [(SWAY, "sway, a wlroots compositor")])
 def test_auto_on_a_wayland_session_names_the_compositor_and_what_works(env, named):
     with pytest.raises(UnsupportedDesktopError) as raised:
         choose_desktop(None, "auto", env)

@@ -13,16 +13,18 @@ import subprocess
 import sys
 
 import pytest
-from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
+from queens_autosolve.autosolve.pipeline import run
+from queens_autosolve.autosolve.records import Options, RunOutcome, Source
 from queens_autosolve.autosolve.run_report import report_lines
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 pytestmark = pytest.mark.e2e
 
@@ -33,7 +35,7 @@ def puzzle_of(n: int, seed: int) -> Puzzle:
 
 def assert_page_solved(state: PageState, puzzle: Puzzle) -> None:
     assert state.solved and state.page_solved, f"page reports {state.states}"
-    assert set(state.queens) == set(search(puzzle).solution.queens)
+    assert set(state.queens) == set(present(search(puzzle).solution).queens)
 
 
 @pytest.mark.parametrize("win_screen", ["dialog", "replace"])
@@ -97,7 +99,7 @@ def test_round_buttons_under_a_12x12_board_are_not_a_13th_row(browser, xvfb):
 
 def test_an_already_solved_page_is_exit_0_with_nothing_clicked(browser, xvfb, sent_clicks):
     puzzle = puzzle_of(7, 6)
-    queens = set(search(puzzle).solution.queens)
+    queens = set(present(search(puzzle).solution).queens)
     initial = ["".join("Q" if (r, c) in queens else "." for c in range(7)) for r in range(7)]
     with practice_page(browser, puzzle, initial=initial, win_screen="none") as server:
         moves_before = server.state().moves

@@ -16,11 +16,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from conftest import require_tool
-from gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
-from live import marked_cells, wait_until
 
-from queens_autosolve.autosolve import pipeline
+from queens_autosolve.autosolve import onscreen
 from queens_autosolve.capture.gnome import GnomeDesktop
 from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.pages.practice import region_colours
@@ -28,6 +25,10 @@ from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import read_board
+from tests.checks import present
+from tests.environment import require_tool
+from tests.gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
+from tests.live import marked_cells, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -68,10 +69,11 @@ def test_the_boards_grabs_come_from_a_cast_of_its_area_showing_what_the_monitors
     the monitor's cast is paused until the whole monitor is grabbed again."""
     puzzle = puzzle_of(9, 8)
     with page_on_gnome(gnome, puzzle) as (_, first), GnomeDesktop(gnome.env) as desktop:
-        board = pipeline.board_on_screen(first, pipeline.read(first))
+        board = onscreen.board_on_screen(first, onscreen.read(first))
         desktop.will_grab(board)
         wait_until(lambda: desktop.area is not None and desktop.area.stream() is not None, timeout=10,
                    what="the area cast's first frame")
+        assert desktop.area is not None
         assert desktop.area.covers(board.grown(max(board.width, board.height) // 10 + 4))
         ours = desktop.grab(board, source=FrameSource.WINDOW)
         assert desktop.stream.process.poll() is not None, "the monitor's cast still runs"
@@ -103,7 +105,8 @@ def test_run_solves_the_page_on_the_gnome_session_it_finds(gnome):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["outcome"] in ("solved", "win_screen") and result["ok"], result
-    assert state.solved and state.page_solved and set(state.queens) == set(search(puzzle).solution.queens)
+    answer = present(search(puzzle).solution)
+    assert state.solved and state.page_solved and set(state.queens) == set(answer.queens)
     assert state.moves == 2 * puzzle.n  # empty board: two clicks per queen, none lost
     print(f"11x11 on GNOME: window found -> last click {result['to_last_click'] * 1000:.0f} ms; "
           f"{result['timings']}")

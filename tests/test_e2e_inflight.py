@@ -17,24 +17,26 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 import pytest
-from live import (
-    CHANGE_AFTER,
-    assert_stopped_at_once,
-    marked_cells,
-    moved_by_a_cell,
-    practice_page,
-    run_changed_under,
-    start_run,
-    wait_until,
-    xdotool,
-    xmessage,
-)
 
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.live import (
+    CHANGE_AFTER,
+    assert_stopped_at_once,
+    marked_cells,
+    moved_by_a_cell,
+    practice_page,
+    rect_now,
+    run_changed_under,
+    start_run,
+    wait_until,
+    xdotool,
+    xmessage,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -63,7 +65,7 @@ def test_a_window_resized_during_the_clicks_gets_no_more_clicks(openbox_chromium
         xdotool(display, "windowsize", str(window.wid), str(w - 40), str(h - 30))
         try:
             with Desktop(display) as desktop:
-                wait_until(lambda: desktop.refresh(window).rect.width == w - 40)
+                wait_until(lambda: rect_now(desktop, window).width == w - 40)
             yield
         finally:
             xdotool(display, "windowsize", str(window.wid), str(w), str(h))
@@ -129,7 +131,7 @@ def test_a_cell_the_page_marked_itself_ends_the_round_and_the_next_round_clicks_
     taking back its automatic marks changes cells the player never clicked). Believed, not
     clicked over: the round stops before that cell, the next reads it and clicks it once."""
     display, puzzle = openbox_xvfb.display, puzzle_of(9, 8)
-    last = max(search(puzzle).solution.queens)
+    last = max(present(search(puzzle).solution).queens)
     with practice_page(openbox_chromium, puzzle, win_screen="none") as server:
         run = start_run(display, "--json")
         try:

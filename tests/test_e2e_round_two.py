@@ -22,18 +22,24 @@ import os
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from live import assert_solved_and_pointer_back, practice_page, run_with_the_pointer_on_the_board
 
 from queens_autosolve.autosolve.live_coach import hint
-from queens_autosolve.autosolve.pipeline import Source
-from queens_autosolve.pages.browser import Browser
+from queens_autosolve.autosolve.records import Source
 from queens_autosolve.pages.practice import PageState
 from queens_autosolve.solver.coach import hint_sequence
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.live import (
+    PageBrowser,
+    assert_solved_and_pointer_back,
+    practice_page,
+    run_with_the_pointer_on_the_board,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +50,7 @@ def puzzle_of(n: int, seed: int) -> Puzzle:
     return generate_puzzle(n, rng=random.Random(9000 + n * 10 + seed))
 
 
-def display_of(request: pytest.FixtureRequest, name: str) -> tuple[Browser, str]:
+def display_of(request: pytest.FixtureRequest, name: str) -> tuple[PageBrowser, str]:
     browser = request.getfixturevalue(name)
     return browser, browser.display
 
@@ -58,7 +64,7 @@ def run_tool(display: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def assert_page_solved(state: PageState, puzzle: Puzzle) -> None:
     assert state.solved and state.page_solved and state.win_shown, f"page reports {state.states}"
-    assert set(state.queens) == set(search(puzzle).solution.queens)
+    assert set(state.queens) == set(present(search(puzzle).solution).queens)
 
 
 @pytest.mark.parametrize("name", BROWSERS)
@@ -113,13 +119,13 @@ def test_already_solved_with_the_win_dialog_up_is_exit_0_and_nothing_clicked(req
     assert line.endswith("nothing was clicked"), line
 
 
-@pytest.mark.parametrize("name", ("browser", "openbox_chromium"))
+@pytest.mark.parametrize("name", ["browser", "openbox_chromium"])
 def test_region_letters_in_the_cells_are_refused_naming_them_and_nothing_is_clicked(request, name):
     """Item 7: with the page's option that prints region letters in the cells, every run was
     refused with wrong causes (letters read as queens: "row 8 has 2 queen(s)" without "nothing
     was clicked"; "cut off"; "found 41 regions ... zoom"). Now the refusal names the letters."""
     browser, display = display_of(request, name)
-    lettered = dict(letters=True, win_screen="none", whole_board=False)
+    lettered: dict[str, Any] = dict(letters=True, win_screen="none", whole_board=False)
     with practice_page(browser, puzzle_of(9, 3), **lettered) as server:
         done = run_tool(display)
         state = server.state()
@@ -145,7 +151,7 @@ def test_strict_clicks_tooltip_and_win_dialog_together_with_the_pointer_on_a_15x
     assert done.report["message"] == "solved (the page shows its win screen)", done.report
 
 
-@pytest.mark.parametrize("name", ("browser", "openbox_chromium"))
+@pytest.mark.parametrize("name", ["browser", "openbox_chromium"])
 def test_letters_with_the_pointer_on_the_board_are_refused_and_the_pointer_put_back(request, name):
     browser, display = display_of(request, name)
     done = run_with_the_pointer_on_the_board(browser, display, puzzle_of(11, 5), letters=True,
@@ -173,7 +179,7 @@ def test_hint_apply_step_by_step_to_the_end_on_a_big_board(browser, xvfb, n, zoo
             made += 1
         # the page's own state, asked in the page: its reports to the server stalled once on an
         # 18x18 board (the server's copy stopped at 125 of 148 moves), which is not under test here
-        rows, solved = browser.evaluate("[queensGame.rows(), queensGame.solved]")  # type: ignore[misc]
+        rows, solved = browser.evaluate("[queensGame.rows(), queensGame.solved]")
     queens = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "Q"}
-    assert solved and queens == set(search(puzzle).solution.queens)
+    assert solved and queens == set(present(search(puzzle).solution).queens)
     assert made >= len(hint_sequence(puzzle))  # (the coach's first steps, then one at a time)

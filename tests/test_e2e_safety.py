@@ -12,15 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from live import practice_page, wait_painted, wait_until, xdotool, xmessage
 from Xlib import X
 
 from queens_autosolve.autosolve.cli import main
-from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
+from queens_autosolve.autosolve.pipeline import run
+from queens_autosolve.autosolve.records import Options, RunOutcome, Source
 from queens_autosolve.capture import Desktop, NotABrowserError, Rect
-from queens_autosolve.pages.browser import Chromium, wait_for_window
+from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.live import practice_page, rect_now, wait_for_window, wait_painted, wait_until, xdotool, xmessage
 
 pytestmark = pytest.mark.e2e
 
@@ -42,11 +43,11 @@ def run_here(capsys: pytest.CaptureFixture[str], display: str, *args: str) -> su
 
 
 def board_box_on_screen(display: str) -> Rect:
-    from queens_autosolve.autosolve import pipeline
+    from queens_autosolve.autosolve import onscreen, pipeline
 
     with Desktop(display) as desktop:
-        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
-        return pipeline.board_on_screen(frame, pipeline.read(frame))
+        frame = onscreen.grab(desktop, pipeline.find_window(desktop))
+        return onscreen.board_on_screen(frame, onscreen.read(frame))
 
 
 @pytest.mark.parametrize("cut_cells", [0.5, 1.0, 2.3])
@@ -63,12 +64,12 @@ def test_a_window_partly_off_the_screen_is_refused_and_nothing_is_clicked(
         shift = int(screen.right - (x + w) + cut_cells * w / 9)
         xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left + shift), "0")
         try:
-            wait_until(lambda: desktop.refresh(window).rect.left == window.rect.left + shift)
+            wait_until(lambda: rect_now(desktop, window).left == window.rect.left + shift)
             done = run_here(capsys, xvfb.display)
             assert sent_clicks == [] and server.state().moves == 0, server.state().states
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), str(window.rect.left), "0")
-            wait_until(lambda: desktop.refresh(window).rect == window.rect)
+            wait_until(lambda: rect_now(desktop, window) == window.rect)
     assert done.returncode == 2, done.stdout
     assert "screen" in done.stderr and "nothing was clicked" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
@@ -113,7 +114,7 @@ def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
 
 
 def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path, sent_clicks):
-    from render import render_board
+    from tests.render import render_board
 
     puzzle = puzzle_of(7, 3)
     image = render_board(["".join(chr(65 + v) for v in row) for row in puzzle.regions])

@@ -21,11 +21,22 @@ import time
 
 import numpy as np
 import pytest
-from conftest import require_tool
-from desktops import FIREFOX_NAMES
-from live import marked_cells, wait_until
 from PIL import Image
-from wayland import (
+
+from queens_autosolve.capture.geometry import Rect
+from queens_autosolve.capture.models import FrameSource
+from queens_autosolve.capture.wlroots import WlrootsDesktop
+from queens_autosolve.pages.browser import wait_for_board
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.pages.sway import Sway
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.desktops import FIREFOX_NAMES
+from tests.environment import require_tool
+from tests.live import marked_cells, wait_until
+from tests.wayland import (
     WaylandFirefox,
     native_chromium,
     page_in,
@@ -39,16 +50,6 @@ from wayland import (
     xmessage,
     xwayland_chromium,
 )
-
-from queens_autosolve.capture.geometry import Rect
-from queens_autosolve.capture.models import FrameSource
-from queens_autosolve.capture.wlroots import WlrootsDesktop
-from queens_autosolve.pages.browser import wait_for_board
-from queens_autosolve.pages.practice import PageState
-from queens_autosolve.pages.sway import Sway
-from queens_autosolve.solver.generator import generate_puzzle
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -75,7 +76,7 @@ def chromium(sway):
 
 def assert_solved(state: PageState, puzzle: Puzzle) -> None:
     assert state.solved and state.page_solved, f"page reports {state.states}"
-    assert set(state.queens) == set(search(puzzle).solution.queens)
+    assert set(state.queens) == set(present(search(puzzle).solution).queens)
 
 
 def assert_one_line(err: str) -> None:
@@ -84,11 +85,11 @@ def assert_one_line(err: str) -> None:
 
 def board_of(sway: Sway):
     """The board's box on screen, as the job reads it."""
-    from queens_autosolve.autosolve import pipeline
+    from queens_autosolve.autosolve import onscreen, pipeline
 
     with WlrootsDesktop(sway.env) as desktop:
-        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
-        return pipeline.board_on_screen(frame, pipeline.read(frame))
+        frame = onscreen.grab(desktop, pipeline.find_window(desktop))
+        return onscreen.board_on_screen(frame, onscreen.read(frame))
 
 
 def test_a_grab_is_pixel_identical_to_grims(sway, chromium):
@@ -131,7 +132,7 @@ def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
     assert done.returncode == 0, done.stdout + done.stderr
     made = re.search(r"applied: (\d+) click\(s\); the board shows the step", done.stdout)
     assert made and state.moves == int(made.group(1)), done.stdout
-    assert not state.solved and set(state.queens) <= set(search(puzzle).solution.queens)
+    assert not state.solved and set(state.queens) <= set(present(search(puzzle).solution).queens)
 
 
 def test_the_win_dialog_after_the_last_click_is_reported_solved(sway, chromium):
@@ -299,7 +300,7 @@ def test_a_window_that_comes_over_the_board_during_the_clicks_gets_none(sway, ch
     assert state.moves == int(made.group(1)) and not state.solved, state
 
 
-@pytest.mark.parametrize("zoom, n", [(0.5, 8), (1.5, 6)])
+@pytest.mark.parametrize(("zoom", "n"), [(0.5, 8), (1.5, 6)])
 def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
     puzzle = puzzle_of(n, 6)
     with page_in(sway, chromium, puzzle, zoom=zoom, win_screen="none") as server:

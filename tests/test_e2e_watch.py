@@ -13,13 +13,14 @@ import subprocess
 import time
 
 import pytest
-from conftest import require_tool
-from live import board_box, cell_centre, grab, xdotool
-from watching import WatchProcess, press_next_puzzle, press_start
 
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
+from tests.checks import present
+from tests.environment import require_tool
+from tests.live import board_box, cell_centre, grab, xdotool
+from tests.watching import WatchProcess, press_next_puzzle, press_start
 
 pytestmark = pytest.mark.e2e
 
@@ -58,7 +59,7 @@ def assert_untouched_since_solved(server: PracticeServer, board: int) -> PageSta
     state = server.state()
     assert state.board == board and state.solved
     assert state.presses == 2 * N, f"board {board}: {state.presses} presses for {N} queens"
-    assert state.shown_ms is not None and state.solved_ms is not None and state.shown_to_solved_ms > 0
+    assert present(state.shown_to_solved_ms) > 0
     return state
 
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from functools import partial
 
 import pytest
-from gnome_session import GnomeStage, gnome_stage
-from test_e2e_watch import assert_untouched_since_solved, puzzles
-from watching import WatchProcess, press_next_puzzle, press_start
-from wayland import native_chromium, require_sway, served
 
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
+from tests.gnome_session import GnomeStage, gnome_stage
+from tests.test_e2e_watch import assert_untouched_since_solved, puzzles
+from tests.watching import WatchProcess, is_solved_board, press_next_puzzle, press_start
+from tests.wayland import native_chromium, require_sway, served
 
 pytestmark = pytest.mark.e2e
 
@@ -59,12 +60,12 @@ def assert_watch_solves_start_then_next_once(browser: Chromium, server: Practice
             if board:
                 press_next_puzzle(browser)
             try:
-                server.wait_for(lambda s, b=board: s.board == b and s.solved, timeout=30)
+                server.wait_for(partial(is_solved_board, board), timeout=30)
             except TimeoutError:
                 raise AssertionError(f"board {board} not solved: {server.state()}; watch said "
                                      f"{watch.out} {watch.err}") from None
             state = assert_untouched_since_solved(server, board)
-            assert 0 < state.shown_to_solved_ms < 5000
+            assert state.shown_to_solved_ms is not None and 0 < state.shown_to_solved_ms < 5000
         status = watch.interrupt()
     finally:
         watch.stop()

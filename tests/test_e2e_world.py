@@ -16,10 +16,24 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import pytest
-from conftest import ClickRecorder
-from live import (
+
+from queens_autosolve.actuator.errors import UnsafeToClick
+from queens_autosolve.autosolve.onscreen import check_scroll_point
+from queens_autosolve.autosolve.pipeline import run
+from queens_autosolve.autosolve.records import Options, RunOutcome, Source
+from queens_autosolve.autosolve.run_report import report_lines
+from queens_autosolve.capture import Desktop, Rect, WindowRecord
+from queens_autosolve.pages.practice import PageState
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.click_recorder import ClickRecorder
+from tests.live import (
+    PageBrowser,
     assert_solved_and_pointer_back,
     assert_stopped_at_once,
     moved_by_a_cell,
@@ -27,21 +41,11 @@ from live import (
     practice_page,
     run_changed_under,
     run_with_the_pointer_on_the_board,
+    wait_for_window,
     wait_until,
     xdotool,
     xmessage,
 )
-
-from queens_autosolve.actuator.errors import UnsafeToClick
-from queens_autosolve.autosolve.onscreen import check_scroll_point
-from queens_autosolve.autosolve.pipeline import Options, RunOutcome, Source, run
-from queens_autosolve.autosolve.run_report import report_lines
-from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.pages.browser import Browser, wait_for_window
-from queens_autosolve.pages.practice import PageState
-from queens_autosolve.solver.generator import generate_puzzle
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.search import search
 
 pytestmark = pytest.mark.e2e
 
@@ -74,13 +78,13 @@ def assert_solved_by_the_tool(
 ) -> None:
     """The page says solved, the tool exited 0 and its message says solved."""
     assert state.solved and state.page_solved, f"page reports {state.states}\n{done.stdout}{done.stderr}"
-    assert set(state.queens) == set(search(puzzle).solution.queens)
+    assert set(state.queens) == set(present(search(puzzle).solution).queens)
     assert done.returncode == 0, done.stdout + done.stderr
     assert any(line in SOLVED_MESSAGES for line in done.stdout.splitlines()), done.stdout
 
 
-def run_on_page(browser: Browser, display: str, puzzle: Puzzle, *, move: bool = False,
-                **page_options: object) -> subprocess.CompletedProcess[str]:
+def run_on_page(browser: PageBrowser, display: str, puzzle: Puzzle, *, move: bool = False,
+                **page_options: Any) -> subprocess.CompletedProcess[str]:
     """Show `puzzle` on the practice page in `browser` (its window dragged to an offset first
     with `move`), run the tool from a focused terminal, and assert it solved the board."""
     with practice_page(browser, puzzle, **page_options) as server:
@@ -117,11 +121,11 @@ def test_a_browser_on_another_desktop_is_named_so_and_not_clicked(openbox_chromi
         xdotool(display, "set_num_desktops", "2")
         xdotool(display, "set_desktop_for_window", str(browser.wid), "1")
         try:
-            wait_until(lambda: not desktop.refresh(browser).viewable)
+            wait_until(lambda: not present(desktop.refresh(browser)).viewable)
             done = run_tool(display=display)
         finally:
             xdotool(display, "set_desktop_for_window", str(browser.wid), "0")
-            wait_until(lambda: desktop.refresh(browser).viewable)
+            wait_until(lambda: present(desktop.refresh(browser)).viewable)
         state = server.state()
     assert done.returncode == 2 and state.moves == 0, done.stdout + done.stderr
     assert "on another desktop" in done.stderr and "switch to that desktop" in done.stderr, done.stderr
@@ -142,7 +146,7 @@ def test_firefox_at_half_zoom_finishes_a_board_the_user_began(openbox_firefox, o
     the crowns made such a board unreadable ("no board"), so a user's half-solved board could not
     be finished at 50%, nor could a second round re-read the board its first round had clicked."""
     puzzle = generate_puzzle(9, rng=random.Random(9003))
-    queens = search(puzzle).solution.queens
+    queens = present(search(puzzle).solution).queens
     begun = [["."] * 9 for _ in range(9)]
     for i, (r, c) in enumerate(queens):
         begun[r][c] = "x" if i in (2, 5) else "." if i == 7 else "Q"  # two marks to turn, one left

@@ -8,10 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import GAMES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from oracles import find_solutions
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.bench import baseline
@@ -29,6 +27,7 @@ from queens_autosolve.solver.grow import UNKNOWN, Budgets, Growth, RegionMap
 from queens_autosolve.solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from queens_autosolve.solver.regions import grow_star_regions, is_connected, random_solution_cells
 from queens_autosolve.solver.search import search
+from tests.environment import GAMES
 
 FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -124,13 +123,12 @@ def ambiguous_map(seed: int) -> tuple[Puzzle, list[tuple[int, int]]]:
     return Puzzle.from_region_grid(grow_star_regions(n, queens, 1, rng)), queens
 
 
-def test_find_solutions_agrees_with_the_baseline_on_ambiguous_maps():
+def test_brute_force_lists_distinct_answers_as_many_as_the_solver_counts():
     for seed in range(40):
         puzzle, _ = ambiguous_map(seed)
-        count, _ = baseline.count_solutions(puzzle, limit=30)
-        found = find_solutions(puzzle, limit=30)
-        assert len(found) == count
-        assert len(set(found)) == count and all(is_solution(puzzle, s) for s in found)
+        found = baseline.find_solutions(puzzle, limit=30)
+        assert len(found) == search(puzzle, limit=30).count
+        assert len(set(found)) == len(found) and all(is_solution(puzzle, s) for s in found)
 
 
 def test_a_rival_is_another_answer_and_found_whenever_brute_force_finds_one():
@@ -138,7 +136,7 @@ def test_a_rival_is_another_answer_and_found_whenever_brute_force_finds_one():
         puzzle, queens = ambiguous_map(seed)
         board = RegionMap([list(row) for row in puzzle.regions], 1, "touch", queens)
         rival = board.rival()
-        assert (rival == 0) == (len(find_solutions(puzzle, limit=2)) == 1)
+        assert (rival == 0) == (len(baseline.find_solutions(puzzle, limit=2)) == 1)
         if rival:  # an answer, and one with a queen forced on one of its own cells is found too
             assert rival != mask_of(queens, puzzle.n) and is_solution(puzzle, cells_of(rival, puzzle.n))
             cell = next(c for c in cells_of(rival, puzzle.n) if c not in queens)
@@ -167,9 +165,9 @@ def test_the_residue_holds_every_queen_of_every_other_answer():
         board = RegionMap([list(row) for row in puzzle.regions], 1, "touch", queens)
         residue = board.residue()
         intended = mask_of(queens, puzzle.n)
-        for answer in find_solutions(puzzle, limit=30):
+        for answer in baseline.find_solutions(puzzle, limit=30):
             assert not mask_of(answer.queens, puzzle.n) & ~intended & ~residue
-        assert (residue == 0) <= (len(find_solutions(puzzle, limit=2)) == 1)
+        assert (residue == 0) <= (len(baseline.find_solutions(puzzle, limit=2)) == 1)
 
 
 @pytest.mark.parametrize(("n", "k", "seed"), [(7, 1, 1), (9, 1, 2), (12, 1, 3), (10, 2, 4)])
@@ -190,7 +188,7 @@ def test_growth_in_batches_lets_no_rival_in(n, k, seed):
 
 @pytest.mark.parametrize(("n", "k", "seed"), [(6, 1, 1), (7, 1, 2), (8, 1, 3), (8, 2, 4)])
 def test_generated_puzzles_have_one_solution_by_brute_force(n, k, seed):
-    assert len(find_solutions(generate_puzzle(n, k, rng=seed), limit=2)) == 1
+    assert len(baseline.find_solutions(generate_puzzle(n, k, rng=seed), limit=2)) == 1
 
 
 @pytest.mark.parametrize("budgets", [ONE_AT_A_TIME, Budgets(evictions=0.3), Budgets(check=None, rival=None)])

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import numpy as np
 import pytest
-from render import render_board
 
 from queens_autosolve.actuator.errors import BoardChanged, CellChanged, UnsafeToClick
 from queens_autosolve.actuator.guard import BoardGuard
+from queens_autosolve.capture import DesktopSession
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.capture.models import Frame, FrameSource, Placement, WindowRecord
 from queens_autosolve.vision import read_board
+from tests.render import render_board
 
 REGIONS = ["AABBB", "AABBC", "DDBCC", "DEECC", "EEEEC"]
 OTHER_REGIONS = ["AAABB", "AAABC", "DDDCC", "DEECC", "EEECC"]
@@ -58,7 +60,7 @@ def guard_on(desktop: StandIn) -> BoardGuard:
     frame = Frame.from_rgb(desktop.picture, Rect(*AT, 400, 400), FrameSource.WINDOW)
     reading = read_board(frame.rgb)
     board = frame.box_to_screen(reading.box)
-    return BoardGuard(desktop, WINDOW, frame, reading, board)
+    return BoardGuard(cast(DesktopSession, desktop), WINDOW, frame, reading, board)  # what the guard calls
 
 
 def test_an_unchanged_board_passes_before_every_cell():
@@ -67,7 +69,7 @@ def test_an_unchanged_board_passes_before_every_cell():
         guard.check(2 * done, 10, None if done == 0 else (0, 0), cell)
 
 
-@pytest.mark.parametrize("now, says", [
+@pytest.mark.parametrize(("now", "says"), [
     (replace(WINDOW, rect=Rect(40, 30, 400, 400)), "moved by (-60, -20)"),
     (replace(WINDOW, rect=Rect(100, 50, 380, 400)), "was resized from 400x400 to 380x400"),
     (replace(WINDOW, minimised=True), "was minimised or hidden"),
@@ -90,7 +92,9 @@ def test_the_board_where_it_was_is_clicked_on_whatever_the_window_record_says():
     desktop = StandIn(picture())
     guard = guard_on(desktop)
     desktop.window = None
-    guard.check(5, 10, (0, 0), (1, 3))
+    guard.check(5, 10, (0, 0), (1, 3))  # no BoardChanged
+    with pytest.raises(UnsafeToClick, match="closed before the clicks"):  # before any click: refused
+        guard.check(0, 10, None, (0, 0))
 
 
 def test_a_window_moved_before_the_first_click_is_refused_as_before():
@@ -126,6 +130,7 @@ def test_hover_on_the_pointers_cell_and_on_cells_it_left_is_no_change():
     guard = guard_on(desktop)
     guard.check(0, 10, None, (0, 0))
     desktop.picture = picture(hover=(0, 0))
+    assert not np.array_equal(desktop.picture, picture())  # the hover shows in the pixels
     guard.check(2, 10, (0, 0), (1, 3))
     desktop.picture = picture(hover=(0, 0))  # repainted late: (0, 0) still hovered, pointer on (1, 3)
     guard.check(4, 10, (1, 3), (3, 1))
@@ -136,6 +141,8 @@ def test_red_conflict_stripes_are_no_change():
     guard = guard_on(desktop)
     desktop.picture = picture(states=["Q...Q", ".....", ".....", ".....", "....."],
                               conflicts=[(0, c) for c in range(5)])
+    unstriped = picture(states=["Q...Q", ".....", ".....", ".....", "....."])
+    assert not np.array_equal(desktop.picture, unstriped)  # the stripes show in the pixels
     guard.check(4, 10, (0, 4), (2, 2))
 
 

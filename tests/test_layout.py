@@ -17,10 +17,3 @@ def test_no_product_module_is_over_600_lines():
             if (n := len(path.read_text().splitlines())) > MAX_LINES}
     assert long == {}, f"split these by idea: {long}"
 
-
-def test_the_demo_refuses_the_board_sizes_the_screen_reader_cannot_read():
-    # a copy, so that a bad --size fails before numpy and OpenCV load: it must stay the same
-    from queens_autosolve.autosolve.commands import demo
-    from queens_autosolve.vision import lattice
-
-    assert (demo.MIN_N, demo.MAX_N) == (lattice.MIN_N, lattice.MAX_N)

@@ -8,22 +8,25 @@ import json
 import random
 import urllib.parse
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pytest
-from live import practice_page, wait_until, xdotool, xmessage
-from readings import reading_of
 
 from queens_autosolve.actuator.errors import UnsafeToClick
-from queens_autosolve.autosolve import pipeline
-from queens_autosolve.autosolve.aftercheck import board_differences
-from queens_autosolve.autosolve.pipeline import Options, RunOutcome, RunResult, Solved, Source, Stopwatch
+from queens_autosolve.autosolve import onscreen, pipeline
+from queens_autosolve.autosolve.aftercheck import cell_differences
+from queens_autosolve.autosolve.records import Options, RunOutcome, RunResult, Solved, Source, Stopwatch
 from queens_autosolve.autosolve.run_report import report_lines, result_json
 from queens_autosolve.capture import BoardNotVisibleError, Desktop, Frame, FrameSource, Rect
+from queens_autosolve.capture.desktop import DesktopSession
 from queens_autosolve.capture.models import Monitor, Pointer
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
+from tests.checks import present
+from tests.live import practice_page, rect_now, wait_until, xdotool, xmessage
+from tests.readings import reading_of
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
@@ -35,11 +38,11 @@ def reading(rows: list[str], confidence: float = 1.0) -> BoardReading:
 
 
 def test_board_showing_the_solution_has_no_differences():
-    assert board_differences(reading([".Q..", "x..Q", "Q...", "..L."]), ANSWER.queens) == ()
+    assert cell_differences(reading([".Q..", "x..Q", "Q...", "..L."]).position(), ANSWER.queens) == ()
 
 
 def test_differences_name_missing_and_extra_queens():
-    found = board_differences(reading(["Q...", "...Q", "x...", "..Q."]), ANSWER.queens)
+    found = cell_differences(reading(["Q...", "...Q", "x...", "..Q."]).position(), ANSWER.queens)
     assert found == (
         "r1c1 holds a queen that is not in the solution",
         "r1c2 should hold a queen but shows '.'",
@@ -78,13 +81,14 @@ def test_a_pointer_parked_beside_the_last_board_stays_for_a_board_read_a_pixel_o
     parked = Pointer(101 - pipeline.PARK_GAP + 1, 180, True)  # the park point of a board at x=102
     desktop = ParkedPointerDesktop(parked)
     watch = Stopwatch()
-    assert pipeline.away_from_pointer(desktop, None, frame, board, parked, watch) == (frame, board)
+    session = cast(DesktopSession, desktop)  # only what away_from_pointer asks; anything else fails
+    assert pipeline.away_from_pointer(session, None, frame, board, parked, watch) == (frame, board)
     assert watch.seconds == {}
 
 
 def test_stopwatch_adds_up_stages_in_order(monkeypatch):
     ticks = iter([0.0, 2.0, 2.0, 2.0, 5.0, 8.0])  # grab 0 -> 2, read 2 -> 2, grab again 5 -> 8
-    monkeypatch.setattr(pipeline.time, "perf_counter", lambda: next(ticks))
+    monkeypatch.setattr("queens_autosolve.autosolve.pipeline.time.perf_counter", lambda: next(ticks))
     watch = Stopwatch()
     for name in ("grab", "read", "grab"):
         with watch.stage(name):
@@ -102,7 +106,7 @@ def test_dry_run_report_prints_solution_and_plan_and_json_has_timings():
                        timings={"grab": 0.004, "read": 0.03}, outcome=RunOutcome.DRY_RUN)
     text = "\n".join(report_lines(result))
     assert ".Q.." in text and "plan: 8 click(s)" in text and "r1c2 at (70, 40): empty -> X" in text
-    data = result_json(result)
+    data: dict[str, Any] = result_json(result)
     assert data["ok"] is True and data["n"] == 4 and data["timings"]["read"] == 0.03
     first = {"cell": [0, 1], "x": 70, "y": 40, "reason": "empty -> X"}
     assert json.loads(json.dumps(data))["plan"][0] == first
@@ -119,32 +123,32 @@ def test_dry_run_reads_and_plans_but_clicks_nothing(browser, xvfb, sent_clicks):
         assert sent_clicks == []
         assert server.state().states == before.states and server.state().moves == 0
     assert result.solved.unique and result.reading.n == 7
-    assert len(result.plan) == 14 and result.clicks == 0
+    assert len(present(result.plan)) == 14 and result.clicks == 0
 
 
 def test_window_moved_between_capture_and_click_is_refused(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(6))
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
         window = pipeline.find_window(desktop)
-        frame = pipeline.grab(desktop, window)
-        board = pipeline.read(frame)
+        frame = onscreen.grab(desktop, window)
+        board = onscreen.read(frame)
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
         xdotool(xvfb.display, "windowmove", str(window.wid), "40", "30")
         try:
-            wait_until(lambda: desktop.refresh(window).rect != window.rect)
+            wait_until(lambda: rect_now(desktop, window) != window.rect)
             with pytest.raises(UnsafeToClick, match="moved"):
                 pipeline.click(desktop, frame, board, clicks)
             assert sent_clicks == [] and server.state().moves == 0
         finally:
             xdotool(xvfb.display, "windowmove", str(window.wid), "0", "0")
-            wait_until(lambda: desktop.refresh(window).rect == window.rect)
+            wait_until(lambda: rect_now(desktop, window) == window.rect)
 
 
 def test_window_opened_over_the_board_after_capture_is_refused(browser, xvfb, sent_clicks):
     puzzle = generate_puzzle(6, rng=random.Random(16))
     with practice_page(browser, puzzle) as server, Desktop(xvfb.display) as desktop:
-        frame = pipeline.grab(desktop, pipeline.find_window(desktop))
-        board = pipeline.read(frame)
+        frame = onscreen.grab(desktop, pipeline.find_window(desktop))
+        board = onscreen.read(frame)
         clicks = pipeline.plan(board, pipeline.solve(board), frame)
         covered = pytest.raises(UnsafeToClick, match="'Reminder' covers part of the board")
         with xmessage(xvfb.display, "Reminder", at=(500, 500)), covered:

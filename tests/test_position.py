@@ -22,7 +22,7 @@ def test_x_and_q_are_read_as_their_usual_letters():
 
 
 @pytest.mark.parametrize(
-    "rows, words", [(["Qz", ".."], "'z' at r1c2"), (["Q.", "..."], "2 rows of 2 letters")]
+    ("rows", "words"), [(["Qz", ".."], "'z' at r1c2"), (["Q.", "..."], "2 rows of 2 letters")]
 )
 def test_a_letter_or_a_shape_that_is_not_a_board_is_refused_by_name(rows, words):
     with pytest.raises(StatesError, match=words):

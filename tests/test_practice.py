@@ -16,19 +16,28 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from io import BytesIO
+from typing import Any
 
 import numpy as np
 import pytest
-from conftest import have_chromium, require_tool
-from live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 from PIL import Image
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.pages.browser import Chromium, find_chromium
-from queens_autosolve.pages.practice import REGION_COLOURS, PracticeServer, PracticeTimeout, region_colours
+from queens_autosolve.pages.practice import (
+    REGION_COLOURS,
+    PageState,
+    PracticeServer,
+    PracticeTimeout,
+    region_colours,
+)
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.checks import present
+from tests.environment import have_chromium, require_tool
+from tests.live import FIVE, FIVE_ANSWER, photograph_page, tab_urls
 
 # A 9x9 LinkedIn level (2026-07-11) with two pre-placed queens.
 LEVEL = Puzzle.from_rows(
@@ -43,12 +52,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def get_json(url: str) -> object:
+def get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.load(response)
 
 
-def post_json(url: str, body: object) -> tuple[int, object]:
+def post_json(url: str, body: object) -> tuple[int, Any]:
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
     )
@@ -202,7 +211,7 @@ def test_the_command_serves_a_generated_puzzle_and_prints_its_url():
                "practice", "--size", "6", "--seed", "4", "--no-open"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
-        line = process.stdout.readline()
+        line = present(process.stdout).readline()
         url = line.split(" at ")[1].strip()
         data = get_json(url + "api/puzzle")
     finally:
@@ -266,6 +275,10 @@ def palette_pixels(image: np.ndarray) -> dict[str, int]:
     return {colour: found.get(int(colour[1:], 16), 0) for colour in REGION_COLOURS}
 
 
+def has_moves(moves: int, state: PageState) -> bool:
+    return state.moves == moves
+
+
 def test_each_press_cycles_empty_x_queen_empty_and_the_server_sees_it(headless):
     with PracticeServer(FIVE) as server:
         cells = open_page(headless, server)
@@ -273,7 +286,7 @@ def test_each_press_cycles_empty_x_queen_empty_and_the_server_sees_it(headless):
         seen = []
         for presses in (1, 2, 3):
             press(headless, *cells[6])
-            state = server.wait_for(lambda s, presses=presses: s.moves == presses, timeout=5)
+            state = server.wait_for(partial(has_moves, presses), timeout=5)
             seen.append(state.states[1][1])
         headless.evaluate("document.querySelectorAll('#board .cell')[7].click()")  # script: no pointer
         scripted = server.wait_for(lambda s: s.moves == 4, timeout=5)

@@ -11,16 +11,17 @@ import time
 
 import numpy as np
 import pytest
-from live import board_box, grab, post, shown, xdotool
 
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.coach import Tier
 from queens_autosolve.solver.difficulty import Difficulty
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.live import board_box, grab, post, shown, xdotool
 
 SIX = generate_puzzle(6, rng=5)
-SIX_ANSWER = set(search(SIX).solution.queens)
+SIX_ANSWER = set(present(search(SIX).solution).queens)
 HINT_BLUE = (10, 102, 194)  # the dashed outline of the cells a hint lets you mark
 
 
@@ -76,7 +77,7 @@ def test_the_hint_button_outlines_the_cells_the_step_lets_you_mark(browser):
         _, answer = post(server, "/api/hint", {"states": ["......"] * 6})
         # theme, the board (its cell in the tab order), Undo, Clear, Hint
         xdotool(browser.display, "key", "Tab", "Tab", "Tab", "Tab", "Tab", "Return")
-        marked = set()
+        marked: set[tuple[int, int]] = set()
         deadline = time.monotonic() + 10
         while not marked and time.monotonic() < deadline:
             pixels, _ = grab(browser)

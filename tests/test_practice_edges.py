@@ -11,17 +11,18 @@ from io import BytesIO
 
 import numpy as np
 import pytest
-from conftest import have_chromium, require_tool
-from live import TWO_FRAMES, wait_for_page
 from PIL import Image
 
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.environment import have_chromium, require_tool
+from tests.live import TWO_FRAMES, wait_for_page
 
 SIX = generate_puzzle(6, rng=5)
-SIX_ANSWER = sorted(search(SIX).solution.queens)
+SIX_ANSWER = sorted(present(search(SIX).solution).queens)
 WAIT = 30.0
 
 

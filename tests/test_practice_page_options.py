@@ -17,9 +17,18 @@ import time
 
 import numpy as np
 import pytest
-from live import (
+
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.pages.browser import Chromium
+from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
+from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.search import search
+from tests.checks import present
+from tests.live import (
     FIVE,
     FIVE_ANSWER,
+    PageBrowser,
     board_box,
     cell_centre,
     clicker,
@@ -31,13 +40,6 @@ from live import (
     wait_painted,
     wait_until,
 )
-
-from queens_autosolve.autosolve.cli import main
-from queens_autosolve.pages.browser import Browser
-from queens_autosolve.pages.practice import PageOptions, PageState, PracticeServer
-from queens_autosolve.solver.errors import QueensError
-from queens_autosolve.solver.generator import generate_puzzle
-from queens_autosolve.solver.search import search
 
 EMPTY_FIVE = ["....."] * 5
 
@@ -234,7 +236,7 @@ def press_answer(browser, server: PracticeServer, puzzle_answer: list[tuple[int,
     assert box is not None
     gui = clicker(browser)
     for cell in puzzle_answer:
-        gui.click(*cell_centre(box, n, cell, at), clicks=2, interval=0.05)
+        gui.click(*cell_centre(present(box), n, cell, at), clicks=2, interval=0.05)
     server.wait_for(solved=True, timeout=10)
 
 
@@ -266,7 +268,7 @@ def test_replace_hides_the_board_and_none_leaves_it(browser):
     for kind in ("replace", "none"):
         with practice_page(browser, FIVE, win_screen=kind) as server:
             pixels, _ = grab(browser)
-            x, y, w, h = board_box(pixels)
+            x, y, w, h = present(board_box(pixels))
             press_answer(browser, server, FIVE_ANSWER, 5)
             if kind == "replace":
                 server.wait_for(lambda s: s.win_shown, timeout=5)
@@ -277,7 +279,7 @@ def test_replace_hides_the_board_and_none_leaves_it(browser):
     assert not seen["none"][0] and seen["none"][1] > 0.6
 
 
-def double_click_then_press(browser: Browser, input_mode: str) -> PageState:
+def double_click_then_press(browser: PageBrowser, input_mode: str) -> PageState:
     """Show FIVE with `input_mode`, double-click (2, 2) with no gap, press (0, 0) once; the page's
     state once that press shows (a third press on (2, 2), the dblclick taken as one more, would
     have come before it)."""
@@ -285,8 +287,8 @@ def double_click_then_press(browser: Browser, input_mode: str) -> PageState:
         pixels, at = grab(browser)
         box = board_box(pixels)
         gui = clicker(browser)
-        gui.click(*cell_centre(box, 5, (2, 2), at), clicks=2, interval=0)
-        return one_more_press_counted(gui, server, (0, 0), cell_centre(box, 5, (0, 0), at))
+        gui.click(*cell_centre(present(box), 5, (2, 2), at), clicks=2, interval=0)
+        return one_more_press_counted(gui, server, (0, 0), cell_centre(present(box), 5, (0, 0), at))
 
 
 @pytest.mark.parametrize("input_mode", ["pointer", "click"])
@@ -299,10 +301,10 @@ def test_a_busy_page_drops_a_second_quick_press(browser):
     with practice_page(browser, FIVE, drop_gap_ms=250) as server:
         pixels, at = grab(browser)
         gui = clicker(browser)
-        gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at), clicks=2, interval=0)
+        gui.click(*cell_centre(present(board_box(pixels)), 5, (2, 2), at), clicks=2, interval=0)
         quick = server.wait_for(lambda s: s.dropped == 1, timeout=5)
         time.sleep(0.3)  # not a wait: the input itself, a press more than drop_gap_ms after the last
-        gui.click(*cell_centre(board_box(pixels), 5, (2, 2), at))
+        gui.click(*cell_centre(present(board_box(pixels)), 5, (2, 2), at))
         slow = server.wait_for(lambda s: s.moves == 2, timeout=5)
     assert quick.states[2][2] == "x" and quick.moves == 1
     assert slow.states[2][2] == "Q" and slow.dropped == 1
@@ -315,7 +317,7 @@ def test_a_slow_page_takes_each_press_but_shows_them_only_once_it_is_done(browse
         gui = clicker(browser)
         started = time.monotonic()
         for cell in ((0, 0), (2, 2), (4, 4)):
-            gui.click(*cell_centre(box, 5, cell, at))
+            gui.click(*cell_centre(present(box), 5, cell, at))
         state = server.wait_for(lambda s: s.moves == 3, timeout=10)
         took = time.monotonic() - started
     assert [state.states[i][i] for i in (0, 2, 4)] == ["x", "x", "x"] and state.dropped == 0
@@ -338,7 +340,7 @@ def test_thin_borders_are_one_pixel(browser):
     for thin in (False, True):
         with shown(browser, FIVE, thin_borders=thin):
             pixels, _ = grab(browser)
-            widths[thin] = _line_widths(pixels, board_box(pixels))
+            widths[thin] = _line_widths(pixels, present(board_box(pixels)))
     assert widths[False] and set(widths[False]) == {3}
     assert widths[True] and set(widths[True]) == {1}
 
@@ -348,7 +350,7 @@ def test_buttons_sit_right_under_the_board_about_a_cell_in_size(browser):
     for buttons in (False, True):
         with shown(browser, FIVE, buttons=buttons):
             pixels, _ = grab(browser)
-            x, y, w, h = board_box(pixels)
+            x, y, w, h = present(board_box(pixels))
             below = pixels[y + h + 2 : y + h + 60, x - 40 : x + w + 40].astype(int)
             # columns with a tall run of the buttons' grey (anti-aliased text has a pixel or two)
             grey = (np.abs(below - (0xE6, 0xE6, 0xE6)).sum(axis=2) < 6).sum(axis=0) >= 12
@@ -363,7 +365,7 @@ def test_zoom_scales_the_board_as_browser_zoom_does(browser):
     sizes = {}
     for zoom in (0.5, 1.0, 1.5):
         with shown(browser, FIVE, zoom=zoom):
-            sizes[zoom] = board_box(grab(browser)[0])[2]
+            sizes[zoom] = present(board_box(grab(browser)[0]))[2]
     # 5 cells of 56 CSS px (the region colours, inside the frame): 280 px at 100%.
     assert sizes[1.0] == 280
     assert sizes[0.5] == pytest.approx(140, abs=2) and sizes[1.5] == pytest.approx(420, abs=2)
@@ -391,7 +393,7 @@ PRESS = """(() => {{
 }})()"""
 
 
-def send_pointer(browser: Browser, index: int, *types: str) -> None:
+def send_pointer(browser: Chromium, index: int, *types: str) -> None:
     """Pointer events, in this order, on cell `index` (a page that does not check isTrusted)."""
     browser.evaluate(PRESS.format(index=index, types=json.dumps(list(types))))
 
@@ -419,7 +421,7 @@ def test_letters_show_each_empty_cells_region_letter_and_a_mark_takes_its_place(
 
 def test_the_card_win_dialog_has_its_edges_through_rows_and_columns_of_a_15x15_board(browser):
     puzzle = generate_puzzle(15, rng=1)
-    answer = search(puzzle).solution.queens
+    answer = present(search(puzzle).solution).queens
     with practice_page(browser, puzzle, win_screen="card") as server:
         for r, c in answer:
             send_pointer(browser, r * 15 + c, "pointerdown", "pointerup", "pointerdown", "pointerup")

@@ -5,11 +5,11 @@ and the page's own times come back in its state (the page itself: test_e2e_watch
 from __future__ import annotations
 
 import pytest
-from live import post
 
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.live import post
 
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
 OTHER = Puzzle.from_rows(["AAAEE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="other")

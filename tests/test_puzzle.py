@@ -140,5 +140,5 @@ def test_random_regions_are_n_connected_regions(n):
 def test_grow_regions_is_deterministic_for_a_seed():
     seeds = [(0, 0), (2, 3), (4, 1), (1, 4), (3, 0)]
     assert grow_regions(5, seeds, random.Random(7)) == grow_regions(5, seeds, random.Random(7))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="two seeds on cell"):
         grow_regions(5, [(0, 0), (0, 0)], random.Random(1))

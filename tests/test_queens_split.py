@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import threading
+from typing import Literal
 
 import pytest
 
@@ -16,7 +17,8 @@ from queens_autosolve.twoplayer.queens_split import SPLIT_CELLS, prove_children
 
 # 9x9 maps: 81 free cells, over SPLIT_CELLS, and each child proved within 0.1 s in all. The
 # first player wins the easy ones and the first two hard ones, and loses the last two.
-MAPS = [("easy", 6), ("easy", 7), ("hard", 0), ("hard", 2), ("hard", 6), ("hard", 7)]
+MAPS: list[tuple[Literal["easy", "hard"], int]] = [
+    ("easy", 6), ("easy", 7), ("hard", 0), ("hard", 2), ("hard", 6), ("hard", 7)]
 BOARDS = [QueensBoard.random(9, seed, mode) for mode, seed in MAPS]
 BOARD_NAMES = [f"9-{mode}-{seed}" for mode, seed in MAPS]
 
@@ -33,11 +35,11 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             pids.append(pid)
         return pid
 
-    monkeypatch.setattr(queens_split.os, "fork", counted)
+    monkeypatch.setattr("queens_autosolve.twoplayer.queens_split.os.fork", counted)
     return pids
 
 
-def children_results(solver: KaylesSolver, free: int) -> dict[int, bool]:
+def children_results(solver: KaylesSolver, free: int) -> dict[int, bool | None]:
     """Each child's result as the memo holds it (None: not there)."""
     keep = [~mask for mask in solver.conflicts]
     cells = [cell for cell in range(solver.board.n ** 2) if free >> cell & 1]
@@ -140,7 +142,7 @@ def test_when_the_system_makes_no_copy_this_process_proves_every_child(monkeypat
     def refused() -> int:
         raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(queens_split.os, "fork", refused)
+    monkeypatch.setattr("queens_autosolve.twoplayer.queens_split.os.fork", refused)
     board = BOARDS[2]
     free = QueensGame(board).free
     solver = KaylesSolver(board)

@@ -23,12 +23,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live import practice_page, wait_until
 
 from queens_autosolve.autosolve.cli import build_parser
 from queens_autosolve.pages.browser import CHROMIUM_FLAGS, Xvfb, find_chromium, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
+from tests.live import practice_page, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from live import post
 from PIL import Image
-from render import PALETTE, hex_rgb, render_board
 
 from queens_autosolve.pages.practice import REGION_COLOURS, PracticeServer
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.vision.colour_names import NAMED_COLOURS, colour_name, region_colour_names
+from tests.live import post
+from tests.render import PALETTE, hex_rgb, render_board
 
 REPO = Path(__file__).resolve().parents[1]
 LETTER_NAME = re.compile(r"\bregions? [A-Z]\b")

@@ -31,5 +31,5 @@ def test_summary_counts_puzzles_with_a_one_cell_region():
     assert summary.puzzles == 4
     assert summary.single_share == pytest.approx(0.25)
     assert summary.smallest_median == 2
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no puzzles"):
         summarise([])

@@ -5,11 +5,11 @@ runs them all). Skipped, with the reason, where ../shared/data is absent."""
 from __future__ import annotations
 
 import pytest
-from conftest import shared_path
 
 from queens_autosolve.bench.times import expected_count
 from queens_autosolve.solver import read_puzzles, search
 from queens_autosolve.solver.puzzle import is_solution
+from tests.environment import shared_path
 
 pytestmark = pytest.mark.shared
 

@@ -8,12 +8,11 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
-from conftest import GAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 import queens_autosolve.solver.branching as branching
 import queens_autosolve.solver.propagate as propagate_module
@@ -34,6 +33,9 @@ from queens_autosolve.solver.propagate import (
     trial,
 )
 from queens_autosolve.solver.puzzle import Puzzle, Solution, cells_of, is_solution, mask_of
+from tests.checks import present
+from tests.environment import GAMES
+from tests.test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 # gen-n9-k2-s1 from our generator: propagation without trials stalls on it, with 52 candidates
 # and no queen settled; trying each cell of its tight units settles it.
@@ -53,7 +55,7 @@ STALLS = Puzzle.from_rows(
 )
 HARD_SET = GAMES / "stars4-17-hard.txt"
 # `solver.search` is also the name of the function
-SEARCH_MODULE = sys.modules["queens_autosolve.solver.search"]
+SEARCH_MODULE: Any = sys.modules["queens_autosolve.solver.search"]
 
 
 def full(puzzle: Puzzle) -> int:
@@ -76,7 +78,7 @@ def test_trial_removes_cells_and_forces_queens_that_agree_with_the_answer():
     cand, queens = stalled(STALLS)
     state = trial(board, cand, queens, None)
     assert state is not None
-    answer = mask_of(search(STALLS).solution, STALLS.n)
+    answer = mask_of(present(search(STALLS).solution), STALLS.n)
     dropped = cand & ~state[0] & ~state[1]
     forced = state[1] & ~queens
     assert dropped and forced
@@ -88,13 +90,13 @@ def test_with_trials_the_small_board_needs_no_guess():
     board = board_of(STALLS)
     state = propagate(board, full(STALLS), 0, trials=True)
     assert state is not None
-    assert state[1] == mask_of(search(STALLS).solution, STALLS.n)
+    assert state[1] == mask_of(present(search(STALLS).solution), STALLS.n)
 
 
 def test_trial_finds_a_contradiction_when_every_queen_a_unit_could_take_fails():
     # The answer's queens of row 1 removed: row 1 still has candidates, but none can hold a
     # queen together with the rest of an answer (the puzzle has only the one).
-    answer = search(STALLS).solution
+    answer = present(search(STALLS).solution)
     board = board_of(STALLS)
     row_one = mask_of([cell for cell in answer if cell[0] == 0], STALLS.n)
     state = propagate(board, full(STALLS) & ~row_one, 0, trials=True)
@@ -154,14 +156,19 @@ def trials_at_every_node() -> Iterator[None]:
 
 
 @pytest.mark.skipif(not HARD_SET.exists(), reason="games/stars4-17-hard.txt not made yet")
-def test_hard_set_has_twenty_17x17_four_star_puzzles_each_with_one_answer():
+def test_hard_set_has_twenty_17x17_four_star_puzzles():
     puzzles = read_puzzles(str(HARD_SET))
-    assert len(puzzles) >= 20
-    for puzzle in puzzles:
-        assert (puzzle.n, puzzle.k) == (17, 4)
-        result = search(puzzle, limit=2)
-        assert result.count == 1, puzzle.name
-        assert is_solution(puzzle, result.solution)
+    assert len(puzzles) == 20 and all((puzzle.n, puzzle.k) == (17, 4) for puzzle in puzzles)
+
+
+# One test a puzzle: the workers share the 20 searches out.
+@pytest.mark.skipif(not HARD_SET.exists(), reason="games/stars4-17-hard.txt not made yet")
+@pytest.mark.parametrize("index", range(20))
+def test_each_puzzle_of_the_hard_set_has_one_answer(index):
+    puzzle = read_puzzles(str(HARD_SET))[index]
+    result = search(puzzle, limit=2)
+    assert result.count == 1, puzzle.name
+    assert is_solution(puzzle, present(result.solution))
 
 
 # --- the block covers and the rules' memory of their last call (issue 12, speed) ----------------
@@ -241,7 +248,7 @@ def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_st
     # finds the same answers.
     puzzle = read_puzzles(str(HARD_SET))[1] if HARD_SET.exists() else STALLS
     expected = search(puzzle, limit=2)
-    calls: list[tuple[object, object]] = []
+    calls: list[tuple[Any, Any]] = []
 
     def checked(rule):
         def run(board, cand, queens, log):
@@ -312,7 +319,7 @@ def test_block_branch_finds_blocks_that_hold_one_queen_of_the_answer(monkeypatch
     # Every block the search branches on, in a state the answer lies within, holds exactly one
     # of its queens; and the search still proves the answer unique.
     puzzle = read_puzzles(str(HARD_SET))[0]
-    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
     found = []
 
     def spy(board, cand, queens, branches):
@@ -324,7 +331,7 @@ def test_block_branch_finds_blocks_that_hold_one_queen_of_the_answer(monkeypatch
 
     monkeypatch.setattr(SEARCH_MODULE, "block_branch", spy)
     result = search(puzzle, limit=2)
-    assert result.count == 1 and is_solution(puzzle, result.solution)
+    assert result.count == 1 and is_solution(puzzle, present(result.solution))
     assert found
     assert all((block & answer).bit_count() == 1 for block in found)
 
@@ -332,7 +339,7 @@ def test_block_branch_finds_blocks_that_hold_one_queen_of_the_answer(monkeypatch
 def test_block_branch_leaves_small_k_and_tight_units_alone():
     puzzle = read_puzzles(str(HARD_SET))[0]
     board = board_of(puzzle)
-    cand, queens = propagate(board, full(puzzle), 0)
+    cand, queens = present(propagate(board, full(puzzle), 0))
     assert branching.block_branch(board, cand, queens, 2) == (0, -1)  # a yes/no unit stays
     board2 = board_of(STALLS)
     cand2, queens2 = stalled(STALLS)
@@ -355,7 +362,7 @@ def test_explain_words_a_guess_on_a_block_and_still_reaches_the_answer():
 
 def test_resume_takes_the_rules_back_to_what_they_left_at_a_node():
     board = board_of(STALLS)
-    cand, queens = propagate(board, full(STALLS), 0)
+    cand, queens = present(propagate(board, full(STALLS), 0))
     calls = board.memo.last_calls()
     assert all(seen is not None for seen in calls[:4])  # cut_regions runs from k = 4
     child = place(board, cand, queens, cand & -cand)
@@ -370,7 +377,7 @@ def test_resume_keeps_the_rules_looking_only_at_what_a_branch_changed():
     # After a branch's whole subtree, a sibling started from the node's memory is looked at unit
     # by unit (changed_units lists units), not as a stranger (-1: every unit).
     board = board_of(STALLS)
-    cand, queens = propagate(board, full(STALLS), 0)
+    cand, queens = present(propagate(board, full(STALLS), 0))
     calls = board.memo.last_calls()
     first, second = cand & -cand, (cand & (cand - 1)) & -(cand & (cand - 1))
     deep = place(board, cand, queens, first)
@@ -459,7 +466,7 @@ def test_a_cut_whose_split_cells_fit_only_their_queens_puts_one_in_each_block():
     # regions wholly there: F's and I's cells there fit just 2 blocks, one a single cell, r5c5.
     board = board_of(STALLS)
     cand, queens = stalled(STALLS)
-    answer = mask_of(search(STALLS, limit=1).solution.queens, STALLS.n)
+    answer = mask_of(present(search(STALLS, limit=1).solution).queens, STALLS.n)
     log: list = []
     state = cut_regions(board, cand, queens, log)
     assert state is not None
@@ -472,7 +479,7 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
     # In every state the search meets that the answer lies within, the rule keeps the answer
     # (removes none of its queens, places none elsewhere); and it finds something.
     puzzle = read_puzzles(str(HARD_SET))[3]
-    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
     finds = []
 
     def spy(board, cand, queens, log):
@@ -488,7 +495,7 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
     monkeypatch.setattr(propagate_module, "RULES_CUTS", spied)
     monkeypatch.setattr(SEARCH_MODULE, "TRIAL_DEPTH", -1)  # no trials below the root
     result = search(puzzle, limit=2)
-    assert result.count == 1 and is_solution(puzzle, result.solution)
+    assert result.count == 1 and is_solution(puzzle, present(result.solution))
     assert finds
 
 
@@ -503,9 +510,9 @@ def test_the_search_counts_cuts_from_four_stars():
 
 def test_probing_the_root_removes_cells_and_keeps_the_answer():
     puzzle = read_puzzles(str(HARD_SET))[2]
-    answer = mask_of(search(puzzle, limit=1).solution.queens, puzzle.n)
+    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
     board = board_of(puzzle)
-    root = propagate(board, (1 << puzzle.n**2) - 1, 0)
+    root = present(propagate(board, (1 << puzzle.n**2) - 1, 0))
     probed, probes = SEARCH_MODULE.probe(board, *root)
     assert probes > 0 and probed is not None
     cand, queens = probed

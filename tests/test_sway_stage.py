@@ -11,8 +11,8 @@ from queens_autosolve.pages.browser import StageError
 
 
 def test_a_headless_sway_is_refused_to_a_user_who_is_not_root(monkeypatch):
-    monkeypatch.setattr(sway.shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(sway.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr("queens_autosolve.pages.sway.shutil.which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr("queens_autosolve.pages.sway.os.geteuid", lambda: 1000)
     with pytest.raises(StageError) as raised:
         sway.check_can_start()
     message = str(raised.value)

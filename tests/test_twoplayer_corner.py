@@ -6,7 +6,6 @@ import io
 from decimal import Decimal, getcontext
 
 import pytest
-from twoplayer_oracles import grundy_table
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.corner import (
@@ -21,6 +20,7 @@ from queens_autosolve.twoplayer.corner import (
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
 from queens_autosolve.twoplayer.game_search import solve
 from queens_autosolve.twoplayer.terminal import Console
+from tests.twoplayer_oracles import grundy_table
 
 
 def test_safe_fields_are_the_zeros_of_the_grundy_table_up_to_200():

@@ -9,7 +9,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from twoplayer_oracles import brute_force_wins
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import IllegalMoveError, PositionError
@@ -17,6 +16,8 @@ from queens_autosolve.twoplayer.game_search import solve
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
 from queens_autosolve.twoplayer.queens_players import GreedyPlayer, PerfectPlayer
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, analyse
+from tests.checks import present
+from tests.twoplayer_oracles import brute_force_wins
 
 REGIONS_4 = ("AABB", "AABB", "CCDD", "CCDD")
 
@@ -177,7 +178,7 @@ def test_perfect_play_wins_every_won_game_against_greedy():
         players = (perfect, greedy) if first_wins else (greedy, perfect)
         while not game.is_over():
             game.push(players[game.turn].choose(game))
-        assert isinstance(players[game.winner()], PerfectPlayer)
+        assert isinstance(players[present(game.winner())], PerfectPlayer)
 
 
 def test_analyse_command_prints_json(tmp_path, capsys):

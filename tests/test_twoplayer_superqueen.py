@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from twoplayer_oracles import is_path_legal, naive_distance
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.twoplayer.game import PositionError
 from queens_autosolve.twoplayer.superqueen import SuperQueenBoard, shortest_path
+from tests.twoplayer_oracles import is_path_legal, naive_distance
 
 
 def test_agrees_with_a_naive_bfs_on_random_boards():
@@ -55,7 +55,7 @@ def test_not_found_is_said_plainly(tmp_path, capsys):
     assert capsys.readouterr().out.rstrip().endswith("not found")
 
 
-@pytest.mark.parametrize("text, reason", [
+@pytest.mark.parametrize(("text", "reason"), [
     ("S.\n.", "row 2 has 1 cells"),
     ("S.K\n...\n..Z", "'Z' is not S, K, X or ."),
     ("S.\n..", "needs one S"),

@@ -10,15 +10,37 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
-import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from render import (
+
+from queens_autosolve.autosolve.cli import main
+from queens_autosolve.capture import Frame, ImageReadError, Rect
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.position import CellState
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.solver.search import search
+from queens_autosolve.vision import (
+    BoardCutOff,
+    BoardNotFound,
+    BoardReading,
+    read_board,
+    read_image,
+)
+from queens_autosolve.vision.read import STRIPED_SHARE
+from queens_autosolve.vision.recheck import lattice_at, recheck_board
+from queens_autosolve.vision.sample import to_lab
+from queens_autosolve.vision.shades import shades_of, share_around_marks, stripe_mask
+from queens_autosolve.vision.states import read_states, states_only
+from tests import render
+from tests.checks import present
+from tests.render import (
     GOLD,
     PALETTE,
     board_image,
@@ -30,27 +52,6 @@ from render import (
     margin_of,
     render_board,
 )
-
-from queens_autosolve.autosolve.cli import main
-from queens_autosolve.capture import ImageReadError
-from queens_autosolve.solver.generator import generate_puzzle
-from queens_autosolve.solver.position import CellState
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.regions import random_regions
-from queens_autosolve.solver.search import search
-from queens_autosolve.vision import (
-    BoardCutOff,
-    BoardNotFound,
-    BoardReading,
-    from_bgra,
-    read_board,
-    read_image,
-)
-from queens_autosolve.vision.read import STRIPED_SHARE
-from queens_autosolve.vision.recheck import lattice_at, recheck_board
-from queens_autosolve.vision.sample import to_lab
-from queens_autosolve.vision.shades import shades_of, share_around_marks, stripe_mask
-from queens_autosolve.vision.states import read_states, states_only
 
 MARKS = ".....xQL"
 
@@ -101,7 +102,7 @@ def test_every_size_is_read_exactly_with_its_marks(n):
             assert abs(x - truth[r][c][0]) < 0.1 * cell and abs(y - truth[r][c][1]) < 0.1 * cell
 
 
-@pytest.mark.parametrize("cell", (24, 30, 40, 48, 60, 80, 96))
+@pytest.mark.parametrize("cell", [24, 30, 40, 48, 60, 80, 96])
 def test_every_zoom_reads_all_marks(cell):
     regions, states = random_board(9, seed=cell, marks="..xxQL")
     reading = read_board(render_board(regions, states, cell=cell))
@@ -110,7 +111,7 @@ def test_every_zoom_reads_all_marks(cell):
     assert reading.is_certain, reading.reasons
 
 
-@pytest.mark.parametrize("cell", (24, 36, 48, 72, 96))
+@pytest.mark.parametrize("cell", [24, 36, 48, 72, 96])
 def test_a_recheck_reads_the_states_a_full_reading_does(cell):
     """The recheck after the clicks reads states without their margins (no shape matching): the
     states must be those the full state reading gives, marks of every kind and dark mode
@@ -129,7 +130,7 @@ def test_a_recheck_reads_the_states_a_full_reading_does(cell):
             assert state is None or state is reading.states[r][c], (r, c)
 
 
-@pytest.mark.parametrize("cell", (20, 24, 26, 30, 40))
+@pytest.mark.parametrize("cell", [20, 24, 26, 30, 40])
 def test_marks_at_small_zoom_do_not_read_as_covered_cells(cell):
     """X marks and crowns drawn large for their cell (browsers at 50% zoom) reach the diagonals,
     where the colour sample points lie; covering is judged at the rim, which no mark reaches.
@@ -145,7 +146,7 @@ def test_marks_at_small_zoom_do_not_read_as_covered_cells(cell):
     assert seen.states == reading.states
 
 
-@pytest.mark.parametrize("dark", (False, True))
+@pytest.mark.parametrize("dark", [False, True])
 def test_gold_crowns_show_a_solved_board(dark):
     regions = random_regions(8, random.Random(5))
     states = ["Q.......", "...Q....", "......Q.", ".Q......", "....Q...", ".......Q", "..Q.....", ".....Q.."]
@@ -185,7 +186,7 @@ def test_same_coloured_regions_are_split_by_their_borders(monkeypatch):
         assert same_partition(reading, regions) and reading.is_certain, reading.reasons
 
 
-@pytest.mark.parametrize("dark", (False, True))
+@pytest.mark.parametrize("dark", [False, True])
 def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     regions, states = random_board(9, seed=21)
     page = render_board(regions, states, cell=40, dark=dark, page=True, canvas=(1280, 1000))
@@ -196,7 +197,7 @@ def test_whole_page_reads_the_main_board_not_the_example_or_the_icons(dark):
     assert y < 130 and 9 * 40 < w < 9 * 40 + 30  # the big board near the top, not the example
 
 
-@pytest.mark.parametrize("cell", (24, 48, 80))
+@pytest.mark.parametrize("cell", [24, 48, 80])
 def test_a_crop_at_the_frame_reads_but_one_into_the_frame_or_the_cells_is_refused(cell):
     """A crop with the whole frame but no page beyond still reads; one that cuts the frame or
     shaves the outer cells looks exactly like a board with a row and column cut off, so it is
@@ -221,7 +222,7 @@ def test_four_channel_frames_read_like_rgb():
     bgra = np.concatenate([rgb[:, :, ::-1], alpha], axis=2)
     rgba = np.concatenate([rgb, alpha], axis=2)
     expected = read_board(rgb)
-    assert read_board(from_bgra(bgra)) == expected
+    assert read_board(Frame(bgra, Rect(0, 0, bgra.shape[1], bgra.shape[0])).rgb) == expected
     assert read_board(rgba) == expected
 
 
@@ -271,7 +272,7 @@ def _stripe_share(cell_image: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("gold", [GOLD, (255, 205, 40), (255, 220, 60)], ids=["page", "light", "lighter"])
-@pytest.mark.parametrize("cell", (36, 56, 84))
+@pytest.mark.parametrize("cell", [36, 56, 84])
 def test_a_gold_crown_on_a_coral_cell_is_no_conflict_stripe(gold, cell, monkeypatch):
     """A solved board's gold crown is lighter than a coral cell, whose colour is itself
     stripe-coloured: the coral around the crown must not pass for red stripes (a solved board was
@@ -328,7 +329,7 @@ def test_reading_uses_no_opencv_colour_space_that_builds_tables(monkeypatch):
     codes: list[int] = []
     convert = cv2.cvtColor
 
-    def recording(image: np.ndarray, code: int, *args: object) -> np.ndarray:
+    def recording(image: np.ndarray, code: int, *args: Any) -> np.ndarray:
         codes.append(code)
         return convert(image, code, *args)
 
@@ -475,7 +476,8 @@ def test_detect_errors_are_one_line_and_status_2(tmp_path, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("n, cell, seed", [(14, 30, 1), (15, 24, 1), (15, 36, 1), (16, 26, 3), (18, 24, 1)])
+@pytest.mark.parametrize(("n", "cell", "seed"),
+                         [(14, 30, 1), (15, 24, 1), (15, 36, 1), (16, 26, 3), (18, 24, 1)])
 def test_a_win_card_whose_edges_cut_through_cells_leaves_them_covered_not_queens(n, cell, seed):
     """Issue 30: LinkedIn's win dialog over a 14-18 board runs through the middle of a row and a
     column; a cell it covers in part, whose only side facing its own region still showed, read as
@@ -484,7 +486,7 @@ def test_a_win_card_whose_edges_cut_through_cells_leaves_them_covered_not_queens
     laid over the board (the win screen)."""
     rng = random.Random(seed)
     puzzle = generate_puzzle(n, rng=rng)
-    queens = set(search(puzzle).solution.queens)
+    queens = set(present(search(puzzle).solution).queens)
     states = ["".join("Q" if (r, c) in queens else "." for c in range(n)) for r in range(n)]
     board = render_board(puzzle.regions, states, cell=cell, gold=True)
     reading = read_board(board)

@@ -1,18 +1,28 @@
 """A board the image edge cuts is refused, never read as a smaller whole board; round buttons
 beside a board are no cells; two boards in one image are refused, except LinkedIn's small
-example boards below the main one. (The full clip sweep: scripts/sweep_clips.py.)"""
+example boards below the main one. (The full clip sweep: scripts/sweep_clips.py; the verdict both
+give: tests/clips.py.)"""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
-import render
-from conftest import SHARED_DATA, load_script, shared_path
-from render import (
+
+from queens_autosolve.capture import load_image
+from queens_autosolve.solver.generator import generate_puzzle
+from queens_autosolve.solver.puzzle import Puzzle
+from queens_autosolve.solver.regions import random_regions
+from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
+from queens_autosolve.vision.tight import TIGHT_REASON
+from tests import render
+from tests.clips import FRACTIONS, PLACES, clip_verdict, crop_into_cells, fitted_lattice
+from tests.environment import shared_path, shared_screen_names
+from tests.render import (
     cell_centres,
     cell_spans,
     clip_image,
@@ -22,20 +32,6 @@ from render import (
     render_board,
 )
 
-from queens_autosolve.capture import load_image
-from queens_autosolve.solver.generator import generate_puzzle
-from queens_autosolve.solver.puzzle import Puzzle
-from queens_autosolve.solver.regions import random_regions
-from queens_autosolve.vision import BoardCutOff, BoardNotFound, read_board
-from queens_autosolve.vision.locate import Lattice, find_blobs, fit_lattice, light_mask, main_board
-from queens_autosolve.vision.shades import shades_of
-from queens_autosolve.vision.tight import TIGHT_REASON
-
-sweep_clips = load_script("sweep_clips")
-PLACES = (("left",), ("right",), ("top",), ("bottom",),
-          ("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom"))
-FRACTIONS = (0.0, 0.1, 0.3, 0.5, 0.9)
-
 
 def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndarray, list, list[str]]:
     rng = random.Random(seed * 100 + n)
@@ -44,34 +40,8 @@ def board(n: int, cell: int, seed: int = 0, dark: bool = False) -> tuple[np.ndar
     return render_board(regions, states, cell=cell, dark=dark), regions, states
 
 
-def same_partition(read: object, regions: object) -> bool:
+def same_partition(read: Sequence[Sequence[int]], regions: Sequence[Sequence[int]]) -> bool:
     return Puzzle.from_region_grid(read).regions == Puzzle.from_region_grid(regions).regions
-
-
-def fitted_lattice(image: np.ndarray) -> Lattice:
-    """The lattice the cells lie on, without the whole-board checks."""
-    mask = light_mask(shades_of(image))
-    blobs = find_blobs(mask)
-    return fit_lattice(blobs, main_board(blobs), mask)
-
-
-def refused_or_exact(image: np.ndarray, n: int, partition: object, states: list[str] | None) -> str:
-    """"refused", "exact", "unsure tight crop" (a smaller board read, below the click threshold,
-    saying it may be a piece), or what was read instead (the failure); read as a still (an image
-    file), where a tight crop may be taken as the whole board: the stricter case."""
-    try:
-        reading = read_board(image, still=True)
-    except BoardNotFound:
-        return "refused"
-    same = reading.n == n and Puzzle.from_region_grid(reading.regions).regions == partition
-    if same and (states is None or reading.state_rows() == states):
-        return "exact"
-    if reading.tight_crop and not reading.is_certain:
-        return "unsure tight crop"  # a piece that looks like a whole board: said, never clicked
-    return f"read {reading.n}x{reading.n} (confidence {reading.confidence:.2f})"
-
-
-SAFE = ("refused", "exact", "unsure tight crop")
 
 
 def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[str, ...], float, bool]]:
@@ -84,7 +54,7 @@ def sampled_clips(n: int, rng: random.Random, count: int) -> list[tuple[tuple[st
 # --- cut off by the image edge ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("thin_borders", (False, True), ids=("thick-borders", "thin-borders"))
+@pytest.mark.parametrize("thin_borders", [False, True], ids=("thick-borders", "thin-borders"))
 @pytest.mark.parametrize("n", range(7, 15))
 def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatch):
     if thin_borders:  # region borders as thin as the cell lines
@@ -97,21 +67,14 @@ def test_a_clipped_render_is_refused_or_read_exactly(n, thin_borders, monkeypatc
         spans = cell_spans(n, cell)
         for places, cells, keep_line in sampled_clips(n, rng, 8):
             clipped = clip_image(image, spans, spans, places, cells, keep_line)
-            verdict = refused_or_exact(clipped, n, partition, states)
-            if verdict not in SAFE:
+            verdict = clip_verdict(clipped, n, partition, states)
+            if not verdict.safe:
                 failures.append(f"cell={cell} {'+'.join(places)} by {cells}, line {keep_line}: {verdict}")
     assert not failures, failures
 
 
-def _readable_screens() -> list[str]:
-    labels = SHARED_DATA / "screens" / "labels.json"
-    if not labels.exists():
-        return ["(shared data absent)"]
-    return sorted(json.loads(labels.read_text()))
-
-
 @pytest.mark.shared
-@pytest.mark.parametrize("name", _readable_screens())
+@pytest.mark.parametrize("name", shared_screen_names())
 def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
     label = json.loads(shared_path("screens", "labels.json").read_text())[name]
     image = load_image(shared_path("screens", name)).rgb
@@ -126,13 +89,13 @@ def test_a_clipped_real_screenshot_is_refused_or_read_exactly(name):
         clipped = clip_image(image, columns, rows, places, cells, keep_line)
         if min(clipped.shape[:2]) < 20:
             continue
-        verdict = refused_or_exact(clipped, n, partition, None)
-        if verdict not in SAFE:
+        verdict = clip_verdict(clipped, n, partition, None)
+        if not verdict.safe:
             failures.append(f"{'+'.join(places)} by {cells} cells, line {keep_line}, of {w}x{h}: {verdict}")
     assert not failures, failures
 
 
-@pytest.mark.parametrize("visible", (0.0, 0.1, 0.3, 0.5, 0.9))
+@pytest.mark.parametrize("visible", [0.0, 0.1, 0.3, 0.5, 0.9])
 def test_a_nine_by_nine_missing_its_last_row_and_column_is_no_eight_by_eight(visible):
     """The case found on real pages: 0..40 px of the last row and column left, read as 8x8."""
     image, _, _ = board(9, 48, seed=3)
@@ -167,7 +130,7 @@ def with_border(image: np.ndarray, side: str, border: tuple[tuple[tuple[int, int
     return np.ascontiguousarray(np.concatenate(parts, axis=0 if side == "bottom" else 1))
 
 
-@pytest.mark.parametrize("side", ("right", "bottom"))
+@pytest.mark.parametrize("side", ["right", "bottom"])
 @pytest.mark.parametrize("border", WINDOW_BORDERS)
 def test_a_board_cut_by_a_window_border_is_refused_as_cut_off_or_read_exactly(side, border):
     """The frame and part of the last cells (or a whole line of cells and part of the next) cut
@@ -210,10 +173,11 @@ def test_the_refusal_says_which_edge_and_how_far_to_scroll():
 def test_a_crop_at_the_outer_frame_all_round_is_a_whole_board():
     image, regions, states = board(9, 48, seed=5)
     m = margin_of(48)
-    assert refused_or_exact(image[m:-m, m:-m], 9, Puzzle.from_region_grid(regions).regions, states) == "exact"
+    partition = Puzzle.from_region_grid(regions).regions
+    assert clip_verdict(image[m:-m, m:-m], 9, partition, states).kind == "exact"
 
 
-@pytest.mark.parametrize("sides", (("right",), ("left", "top"), ("right", "bottom")))
+@pytest.mark.parametrize("sides", [("right",), ("left", "top"), ("right", "bottom")])
 def test_the_frame_at_the_image_edge_on_some_sides_only_may_be_a_cut_board(sides):
     """Cut exactly along a region border, a board that runs on looks like one closed by its frame:
     a frame at the edge is trusted only when the whole board is cropped that tightly."""
@@ -227,7 +191,7 @@ def test_the_frame_at_the_image_edge_on_some_sides_only_may_be_a_cut_board(sides
     assert set(refusal.value.edges) == set(sides)
 
 
-@pytest.mark.parametrize("cell", (24, 48, 80))
+@pytest.mark.parametrize("cell", [24, 48, 80])
 def test_a_crop_that_shaves_the_frame_or_the_outer_cells_is_cut_off(cell):
     image, _, _ = board(9, cell, seed=cell)
     _, thick = line_widths(cell)
@@ -252,7 +216,7 @@ def tight_crop(image: np.ndarray, n: int, cell: int, depths: tuple[float, float,
     """A render cropped `depths` (left, right, top, bottom; px) into its outer cells."""
     lo, hi = cell_spans(n, cell)
     sides = dict(zip(("left", "right", "top", "bottom"), depths))
-    return sweep_clips.crop_into_cells(image, (lo, hi), (lo, hi), sides)
+    return crop_into_cells(image, (lo, hi), (lo, hi), sides)
 
 
 def tight_depths(cell: int) -> list[tuple[float, float, float, float]]:
@@ -261,7 +225,7 @@ def tight_depths(cell: int) -> list[tuple[float, float, float, float]]:
     return [(1, 1, 1, 1), (cell / 10,) * 4, (quarter,) * 4, (1, quarter, quarter / 2, 2)]
 
 
-@pytest.mark.parametrize(("n", "cell"), ((7, 24), (9, 48), (11, 80), (14, 36)))
+@pytest.mark.parametrize(("n", "cell"), [(7, 24), (9, 48), (11, 80), (14, 36)])
 def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell):
     image, partition, states = level(n, cell, seed=n)
     for depths in tight_depths(cell):
@@ -274,7 +238,7 @@ def test_a_tight_crop_of_a_still_is_read_as_the_whole_board_and_says_so(n, cell)
         assert reading.reasons == (TIGHT_REASON,) or max(depths) > cell / 10, (depths, reading.reasons)
 
 
-@pytest.mark.parametrize(("n", "cell"), ((9, 48), (11, 80)))
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (11, 80)])
 def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
     """Live, the user can scroll: a board the grab cuts on every side is never read."""
     from queens_autosolve.autosolve.onscreen import read
@@ -292,7 +256,7 @@ def test_a_tight_crop_in_a_live_window_stays_refused_as_cut_off(n, cell):
                 read(Frame.from_rgb(cropped, source=source))
 
 
-@pytest.mark.parametrize("fraction", (0.4, 0.5, 0.75))
+@pytest.mark.parametrize("fraction", [0.4, 0.5, 0.75])
 def test_a_four_side_clip_deeper_than_a_quarter_cell_is_refused(fraction):
     image, _, _ = level(9, 48, seed=2)
     with pytest.raises(BoardCutOff) as refusal:
@@ -310,7 +274,7 @@ def test_a_tight_crop_whose_puzzle_has_many_solutions_is_refused_as_maybe_a_piec
     assert reading.n == 8 and not reading.tight_crop
 
 
-@pytest.mark.parametrize("places", (("left",), ("right", "bottom"), ("left", "right", "top")))
+@pytest.mark.parametrize("places", [("left",), ("right", "bottom"), ("left", "right", "top")])
 def test_a_still_clipped_on_one_two_or_three_sides_is_refused(places):
     image, _, _ = level(9, 48, seed=3)
     spans = cell_spans(9, 48)
@@ -323,8 +287,8 @@ def test_a_still_clipped_on_one_two_or_three_sides_is_refused(places):
 # --- round buttons ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", (12, 13, 14))
-@pytest.mark.parametrize("cell", (28, 36, 48))
+@pytest.mark.parametrize("n", [12, 13, 14])
+@pytest.mark.parametrize("cell", [28, 36, 48])
 def test_round_buttons_under_and_beside_the_board_are_no_cells(n, cell):
     """The worst case: buttons as big as a cell, in line with the columns (rows) a pitch away."""
     image, regions, states = board(n, cell, seed=n, dark=cell == 36)
@@ -351,16 +315,16 @@ def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("first", "second"), (((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))),
+@pytest.mark.parametrize(("first", "second"), [((9, 48), (7, 32)), ((8, 40), (8, 40)), ((10, 36), (6, 36))],
                          ids=("different-sizes", "same-board-size", "same-pitch"))
 def test_two_boards_side_by_side_are_refused(first, second):
-    left, _, _ = board(*first, seed=1)
-    right, _, _ = board(*second, seed=2)
+    left, _, _ = board(first[0], first[1], seed=1)
+    right, _, _ = board(second[0], second[1], seed=2)
     with pytest.raises(BoardNotFound, match="two boards"):
         read_board(_side_by_side(left, right))
 
 
-@pytest.mark.parametrize("cell", (36, 48))
+@pytest.mark.parametrize("cell", [36, 48])
 def test_the_main_board_above_small_example_boards_is_read(cell):
     rng = random.Random(cell)
     regions = random_regions(9, rng)
@@ -369,7 +333,7 @@ def test_the_main_board_above_small_example_boards_is_read(cell):
     assert reading.n == 9 and same_partition(reading.regions, regions)
 
 
-@pytest.mark.parametrize("visible", (0.1, 0.3, 0.6))
+@pytest.mark.parametrize("visible", [0.1, 0.3, 0.6])
 def test_a_board_cut_by_the_top_of_a_browser_viewport_is_cut_off(visible):
     """In a window grab the page's top edge is no image edge: the browser's toolbar lies above
     it. A row the viewport cuts shows as a sliver of cells ending at the toolbar."""

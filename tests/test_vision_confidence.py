@@ -10,16 +10,16 @@ import random
 import cv2
 import numpy as np
 import pytest
-from conftest import ROOT, load_script
-from render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import CONFIDENT, BoardNotFound, read_board
 from queens_autosolve.vision.reading import margin_score
-
-calibration = load_script("calibrate_vision")
+from scripts import calibrate_vision as calibration
+from tests.checks import present
+from tests.environment import ROOT, shared_path, shared_screen_names
+from tests.render import draw_dialog, draw_pointer, draw_tooltip, render_board_lines
 
 
 def _board(n: int, seed: int, marks: str = ".....xxQL") -> tuple[list[list[int]], list[str]]:
@@ -51,7 +51,7 @@ def test_regions_from_colour_alone_are_certain_when_the_colours_are_clear(cell, 
 
 
 def test_colour_alone_with_two_close_region_colours_is_unsure(monkeypatch):
-    import render
+    from tests import render
 
     # two neighbouring regions 4 delta E apart, and no thick borders to tell them apart
     palette = ("#DFDFDF", "#D9D9D9", *render.PALETTE[2:])
@@ -146,13 +146,15 @@ def test_calibration_subset_has_no_wrong_reading_above_the_click_threshold():
     assert sum(o.verdict == "exact" for o in outcomes) >= 8  # clean ones, rescales, some pointers
 
 
+# One test a screenshot: the workers share them out, instead of one long test at the end.
 @pytest.mark.shared
-def test_real_screenshots_with_overlays_have_no_confident_misreading():
-    from conftest import shared_path
-
+@pytest.mark.parametrize("name", shared_screen_names())
+def test_real_screenshots_with_overlays_have_no_confident_misreading(name):
     shared_path("screens", "labels.json")
-    rng = random.Random(3)
-    outcomes = [calibration.judge(case) for case in calibration.real_cases(rng) if case.kind != "clip"]
+    rng = random.Random(name)
+    cases = [case for case in calibration.real_cases(rng, only=name) if case.kind != "clip"]
+    assert cases, f"no cases for {name}"
+    outcomes = [calibration.judge(case) for case in cases]
     wrong = [f"{o.case.kind} {o.case.name}: {o.confidence}" for o in outcomes if o.verdict == "WRONG"]
     assert not wrong
     assert not any(o.verdict == "exact" for o in outcomes if o.case.kind == "tooltip")
@@ -171,7 +173,7 @@ def test_cells_too_dark_for_a_mark_make_the_reading_unsure():
     colours turned dark, and the X mark at r4c4 (luma 42 on a cell of 51) reads as no mark.
     Found live: that reading was certain (1.00) and wrong. Dark cells must make it unsure, and
     say why."""
-    image = cv2.cvtColor(cv2.imread(str(ROOT / "tests" / "images" / "chromium-forced-dark-9x9.png")),
+    image = cv2.cvtColor(present(cv2.imread(str(ROOT / "tests" / "images" / "chromium-forced-dark-9x9.png"))),
                          cv2.COLOR_BGR2RGB)
     reading = read_board(image)
     assert reading.n == 9 and not reading.is_certain

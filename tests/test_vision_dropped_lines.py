@@ -11,17 +11,19 @@ misread.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from render import render_board
 
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.vision import read_board
 from queens_autosolve.vision.reading import CONFIDENT, BoardNotFound
+from tests.checks import present
+from tests.render import render_board
 
 CELL = 40
 
@@ -60,7 +62,7 @@ def _board(n: int, seed: int) -> tuple[list[list[int]], np.ndarray, np.ndarray]:
     return regions, image, np.array(reading.centres)
 
 
-def _same_partition(a: object, b: list[list[int]]) -> bool:
+def _same_partition(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
     return Puzzle.from_region_grid(a).regions == Puzzle.from_region_grid(b).regions
 
 
@@ -146,8 +148,8 @@ def test_firefox_at_half_zoom_with_queens_on_the_board_reads_exactly(name: str):
     does). Found live: with half a cell as the limit these boards were refused as "no board", so
     a user's half-solved board could not be read at 50%, nor a second round's."""
     regions, states = FIREFOX_HALF_ZOOM[name]
-    image = cv2.cvtColor(cv2.imread(str(IMAGES / name)), cv2.COLOR_BGR2RGB)
+    image = cv2.cvtColor(present(cv2.imread(str(IMAGES / name))), cv2.COLOR_BGR2RGB)
     reading = read_board(image)
-    assert _same_partition(reading.regions, [list(row) for row in regions]), reading.regions
+    assert _same_partition(reading.regions, Puzzle.from_rows(regions).regions), reading.regions
     assert ["".join(state.value for state in row) for row in reading.states] == states
     assert reading.confidence >= CONFIDENT, reading.reasons

@@ -5,11 +5,11 @@ otherwise the refusal says how many areas in how many colours it saw."""
 from __future__ import annotations
 
 import pytest
-from render import render_board
 
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import RegionsUnreadable, read_board
+from tests.render import render_board
 
 # Region C is two areas of one colour: r1c7-r2c7, and the ten cells from r3c6 down (touching
 # the first only at a corner).

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require_tool
-from live import photograph_page
 from PIL import Image
 
 from queens_autosolve.pages.browser import CHROMIUM_NAMES, Chromium
@@ -22,6 +20,9 @@ from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.regions import random_regions
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardReading, read_image
+from tests.checks import present
+from tests.environment import require_tool
+from tests.live import photograph_page
 
 pytestmark = pytest.mark.e2e
 
@@ -95,7 +96,7 @@ def test_practice_page_screenshot_is_read_exactly(n, dark, zoom, tmp_path, headl
 )
 def test_hidpi_device_scales_read_every_cell(n, seed, zoom, window, tmp_path, headless):
     puzzle = generate_puzzle(n, rng=random.Random(1000 * n + seed))
-    answer = sorted(search(puzzle).solution.queens)
+    answer = sorted(present(search(puzzle).solution).queens)
     states = _rows(n, {cell: "Q" for cell in answer[: n // 2]} | {answer[-1]: "x"})
     reading = _photograph(headless, puzzle, states, tmp_path, zoom=zoom, window=window)
     assert reading.n == n
@@ -109,7 +110,7 @@ def test_hidpi_device_scales_read_every_cell(n, seed, zoom, window, tmp_path, he
 @pytest.mark.parametrize(("n", "zoom", "dark"), [(13, 1.0, False), (11, 1.5, True), (9, 1.25, False)])
 def test_solved_board_with_gold_crowns_is_certain(n, zoom, dark, tmp_path, headless):
     puzzle = generate_puzzle(n, rng=random.Random(1000 * n))
-    answer = search(puzzle).solution.queens
+    answer = present(search(puzzle).solution).queens
     solved = _rows(n, {cell: "Q" for cell in answer})
     reading = _photograph(headless, puzzle, solved, tmp_path, zoom=zoom, dark=dark)
     assert reading.solved_look

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SHARED_DATA, shared_path
 
 from queens_autosolve.autosolve.cli import main as cli_main
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.vision import read_image
 from queens_autosolve.vision.tight import TIGHT_REASON, TIGHT_SCORE
+from tests.environment import SHARED_DATA, shared_path
 
 NO_FRAME = "cropped board (no page chrome)"  # labels.json's note for the crops inside the frame
 

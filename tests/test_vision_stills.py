@@ -12,11 +12,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from render import cell_centres, draw_pointer, render_board
 
 from queens_autosolve.autosolve.cli import main
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.vision import read_board
+from tests.render import cell_centres, draw_pointer, render_board
 
 N, CELL = 9, 48
 
@@ -117,10 +117,9 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
     crop ended in the anti-aliased pixel after the frame on one side, and right at the frame's end
     on another (a frame as thick as the others and thicker than any region border: not a border
     the edge runs along)."""
-    from conftest import shared_path
-
     from queens_autosolve.capture import load_image
     from queens_autosolve.vision import read_image
+    from tests.environment import shared_path
 
     path = shared_path("screens", "an21p__data_0_input.png")
     whole = read_image(path)
@@ -135,7 +134,7 @@ def test_an_eight_by_eight_cropped_with_any_small_margin_reads_exactly():
 # --- refusals name the real cause; enlarged pictures read -----------------------------------------
 
 
-@pytest.mark.parametrize("quality", (10, 3))
+@pytest.mark.parametrize("quality", [10, 3])
 def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_path, capsys):
     """It said "cut off past the right and top edges (at least 74 px)"."""
     from PIL import Image
@@ -148,7 +147,7 @@ def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_pa
     assert "cut off" not in said
 
 
-@pytest.mark.parametrize("factor", (8, 15))
+@pytest.mark.parametrize("factor", [8, 15])
 def test_a_board_enlarged_by_repeating_pixels_reads_as_drawn(factor):
     """8x once said "cut off ... bottom (642 px)", 15x "two boards found"."""
     image = render_board(generate_puzzle(7, rng=2).regions, ["." * 7] * 7, cell=24)
@@ -169,7 +168,7 @@ def test_a_picture_larger_than_any_screen_is_refused_before_decoding_without_str
     from PIL import Image
 
     path = tmp_path / "huge.png"
-    Image.new("RGB", (9500, 9500), (255, 255, 255)).save(path)
+    Image.new("1", (9500, 9500), 1).save(path)  # one bit a pixel: saved in a tenth of the time
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # any warning fails the test
         status, said = _run(capsys, "detect", str(path))

@@ -3,7 +3,11 @@ samples between looks, and what it says about each board (the live loop: test_e2
 
 from __future__ import annotations
 
-from readings import reading_of
+import os
+import signal
+import threading
+
+import pytest
 
 from queens_autosolve.autosolve.records import RunOutcome, RunResult, Solved
 from queens_autosolve.autosolve.watch import (
@@ -18,6 +22,7 @@ from queens_autosolve.autosolve.watch import (
 from queens_autosolve.capture import Frame, Rect
 from queens_autosolve.solver.puzzle import Puzzle, Solution
 from queens_autosolve.vision import BoardReading
+from tests.readings import reading_of
 
 # A 4x4 puzzle with one answer: (0, 1), (1, 3), (2, 0), (3, 2).
 PUZZLE = Puzzle.from_rows(["AABB", "ABBB", "CCDD", "CDDD"])
@@ -29,6 +34,11 @@ def reading(rows: list[str], puzzle: Puzzle = PUZZLE, confidence: float = 1.0) -
 
 
 EMPTY = ["...."] * 4
+
+
+def interrupt_and_wait(stopped: threading.Event) -> None:
+    os.kill(os.getpid(), signal.SIGINT)
+    stopped.wait(5)
 
 
 def test_an_empty_board_never_met_is_fresh():
@@ -131,7 +141,7 @@ def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
     from queens_autosolve.autosolve.records import Source
     from queens_autosolve.autosolve.watch import READ_GAP, READ_GAP_MAX, Watcher
 
-    watcher = Watcher(desktop=None, source=Source(), options=None)  # only its counters are used
+    watcher = Watcher(desktop=None, source=Source(), options=None)  # type: ignore[arg-type]  # only its counters are used
     gaps = []
     for reads in range(8):
         watcher._idle_reads = reads
@@ -141,18 +151,12 @@ def test_reads_that_find_nothing_space_out_while_the_page_keeps_changing():
 
 
 def test_ctrl_c_sets_the_stop_between_looks_and_a_second_one_raises():
-    import os
-    import signal
-
-    import pytest
-
     from queens_autosolve.autosolve.commands.watch import ctrl_c_between_looks
 
     before = signal.getsignal(signal.SIGINT)
     with ctrl_c_between_looks() as stopped:
         os.kill(os.getpid(), signal.SIGINT)
         assert stopped.wait(5)  # no KeyboardInterrupt: the loop ends at its next check
-        with pytest.raises(KeyboardInterrupt):
-            os.kill(os.getpid(), signal.SIGINT)
-            stopped.wait(5)
+        with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C is not held back
+            interrupt_and_wait(stopped)
     assert signal.getsignal(signal.SIGINT) is before

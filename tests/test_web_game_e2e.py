@@ -15,14 +15,17 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from live import wait_painted, xdotool
 
-from queens_autosolve.pages.two_player import DEFAULT_MODE, GameServer
+from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.solver.errors import QueensError
+from queens_autosolve.twoplayer.queens_game import DEFAULT_MODE
+from tests.checks import present
+from tests.live import wait_painted, xdotool
 
 pytestmark = pytest.mark.e2e
 
@@ -193,7 +196,7 @@ def test_undo_pressed_while_the_ai_thinks_takes_back_the_move_and_its_reply_once
     answer = threading.Event()  # the AI thinks until the test lets it answer
     real = web_game.choose_move
 
-    def slow_choose_move(*args: object) -> object:
+    def slow_choose_move(*args: Any) -> object:
         assert answer.wait(WAIT), "the test never let the AI answer"
         return real(*args)
 
@@ -239,7 +242,7 @@ def test_each_region_has_its_own_colour_on_screen(browser):
         state = api_state(server, game_id)
         regions = state["regions"]
         pixels, _ = grab(browser)
-        x, y, w, h = board_box(pixels)
+        x, y, w, h = present(board_box(pixels))
         seen: dict[int, set[tuple[int, ...]]] = {}
         for r in range(9):
             for c in range(9):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from twoplayer_oracles import brute_force_wins, open_moves
 
 from queens_autosolve.twoplayer.queens_game import QueensBoard, QueensGame
 from queens_autosolve.twoplayer.queens_players import PerfectPlayer
 from queens_autosolve.twoplayer.queens_solver import KaylesSolver, SolveTimeout
+from tests.twoplayer_oracles import brute_force_wins, open_moves
 
 
 @pytest.mark.parametrize(
@@ -42,11 +42,15 @@ def test_split_region_finds_a_region_in_pieces(rows, split):
 def test_a_search_out_of_time_raises_and_what_it_proved_stays_sound():
     board = QueensBoard.random(7, 3, "easy")
     solver = KaylesSolver(board)
-    with pytest.raises(SolveTimeout), solver.budget(0.0):
+
+    def search_anew_until_the_clock_is_checked() -> None:
         for _ in range(50):  # every search starts anew on a fresh solver, and one checks the clock
             KaylesSolver.is_lost(solver, board.full)
             solver.memo.clear()
             solver.values.clear()
+
+    with pytest.raises(SolveTimeout), solver.budget(0.0):
+        search_anew_until_the_clock_is_checked()
     assert solver.deadline is None
     game = QueensGame(board)
     game.push((0, 0))

@@ -14,18 +14,19 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 import numpy as np
 import pytest
-from conftest import have_chromium, require_tool
-from live import TWO_FRAMES, wait_for_page
 from PIL import Image
 
 from queens_autosolve.autosolve.cli import build_parser
 from queens_autosolve.autosolve.commands.play import web_settings
 from queens_autosolve.pages.browser import Chromium
-from queens_autosolve.pages.two_player import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE, GameServer
+from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.pages.two_player_colours import PALETTE, apart, as_seen_with, region_colours
 from queens_autosolve.twoplayer.queens_board import QueensBoard
+from queens_autosolve.twoplayer.queens_game import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE
 from queens_autosolve.vision.colour_names import hex_rgb
 from queens_autosolve.vision.sample import to_lab
+from tests.environment import have_chromium, require_tool
+from tests.live import TWO_FRAMES, wait_for_page
 
 FRAME = (0x3B, 0x2F, 0x63)  # the board's frame (game.css --frame)
 REGION_LINE = (0, 0, 0)  # game.css --region-line

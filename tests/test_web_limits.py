@@ -14,14 +14,15 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from live import post
 
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.two_player import GameServer
 from queens_autosolve.solver import difficulty
-from queens_autosolve.solver.coach import Tier
+from queens_autosolve.solver.coach import Tier, grade
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.checks import present
+from tests.live import post
 
 FOUR = Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"], name="four")
 FIVE = Puzzle.from_rows(["AAAAE", "ACCAE", "ACCEE", "DDCBB", "DDBBB"], name="five")
@@ -86,7 +87,7 @@ def never_hard(monkeypatch) -> list[float]:
     runs until it is stopped. Returns the times of the grades made."""
     made: list[float] = []
     board = difficulty.generate_graded(5, difficulty.Difficulty.EASY, seed=1).puzzle
-    easy = difficulty.grade(board)
+    easy = grade(board)
     assert easy.tier in (Tier.SINGLES, Tier.ONE_UNIT)
 
     def slow_grade(puzzle: Puzzle):
@@ -111,7 +112,7 @@ def test_a_search_past_the_servers_work_time_is_a_503_and_stops(never_hard):
 def test_no_puzzle_among_the_seeds_is_a_422_not_a_500(never_hard, monkeypatch, capsys):
     monkeypatch.setattr(difficulty, "MAX_TRIES", 3)
     monkeypatch.setattr(difficulty.generate_graded, "__kwdefaults__",
-                        {**difficulty.generate_graded.__kwdefaults__, "max_tries": 3})
+                        {**present(difficulty.generate_graded.__kwdefaults__), "max_tries": 3})
     with PracticeServer(generate_puzzle(8, rng=1)) as server:
         status, answer = post(server, "/api/new", {"difficulty": "hard"})
     assert status == 422 and answer["error"].startswith("no hard 8x8 puzzle among the seeds tried")

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require_tool
+
+from tests.environment import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"

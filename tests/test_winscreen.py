@@ -7,19 +7,20 @@ import random
 
 import numpy as np
 import pytest
-from render import cell_spans, lay_card, render_board
 
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 from queens_autosolve.vision import BoardNotFound, read_board
 from queens_autosolve.vision.winscreen import by_the_rules, shows_a_won_board
+from tests.checks import present
+from tests.render import cell_spans, lay_card, render_board
 
 
 def board_under_card(n: int, cell: int, seed: int, *, gold: bool, wrong: bool = False) -> np.ndarray:
     """A rendered board with its solution's queens (gold or black; `wrong`: two of them moved to
     touch) under a win card whose edges run through rows and columns."""
     puzzle = generate_puzzle(n, rng=random.Random(seed))
-    queens = set(search(puzzle).solution.queens)
+    queens = set(present(search(puzzle).solution).queens)
     if wrong:
         queens = {q for q in queens if q[0] > 1} | {(0, 0), (1, 1)}
     states = ["".join("Q" if (r, c) in queens else "." for c in range(n)) for r in range(n)]
@@ -35,7 +36,7 @@ def read_for_sure(image: np.ndarray) -> bool:
         return False
 
 
-@pytest.mark.parametrize("n, cell", [(9, 48), (15, 30), (18, 24)])
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (15, 30), (18, 24)])
 def test_gold_crowns_around_a_win_card_show_a_won_board(n, cell):
     image = board_under_card(n, cell, seed=n, gold=True)
     assert not read_for_sure(image)  # the whole board cannot be read: that is when it is asked
@@ -48,7 +49,7 @@ def test_a_won_board_under_a_dimmed_backdrop_is_seen_with_the_dimming_undone():
     assert shows_a_won_board(dimmed)
 
 
-@pytest.mark.parametrize("n, cell", [(9, 48), (15, 30)])
+@pytest.mark.parametrize(("n", "cell"), [(9, 48), (15, 30)])
 def test_black_crowns_or_crowns_breaking_the_rules_are_not_a_won_board(n, cell):
     assert not shows_a_won_board(board_under_card(n, cell, seed=n, gold=False))
     assert not shows_a_won_board(board_under_card(n, cell, seed=n, gold=True, wrong=True))

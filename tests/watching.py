@@ -19,7 +19,7 @@ import numpy as np
 
 from queens_autosolve.capture import open_desktop
 from queens_autosolve.pages.browser import Chromium
-from queens_autosolve.pages.practice import PracticeServer
+from queens_autosolve.pages.practice import PageState, PracticeServer
 from queens_autosolve.solver.errors import QueensError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,3 +154,8 @@ def has_start_button(display: str, **where: Any) -> bool:
 def press_next_puzzle(browser: Chromium) -> None:
     """The page's Next puzzle button, pressed from DevTools (the next board shows in place)."""
     browser.evaluate("document.getElementById('next-puzzle-now').click()")
+
+
+def is_solved_board(board: int, state: PageState) -> bool:
+    """Whether the page shows board number `board` (0 the first), solved: for `server.wait_for`."""
+    return state.board == board and state.solved

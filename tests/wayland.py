@@ -17,15 +17,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import require_tool
-from desktops import Firefox, find_firefox
-from live import wait_until
-
 from queens_autosolve.capture.wlroots import WlrootsDesktop
 from queens_autosolve.pages.browser import CHROMIUM_WAYLAND, Chromium, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.desktops import Firefox, find_firefox
+from tests.environment import require_tool
+from tests.live import wait_until
 
 
 def require_sway() -> None:

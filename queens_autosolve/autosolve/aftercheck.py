@@ -9,18 +9,12 @@ from enum import Enum
 
 from queens_autosolve.solver.position import Position
 from queens_autosolve.solver.puzzle import Cell, cell_name
-from queens_autosolve.vision import BoardReading
 
 STABLE = 0.25  # s: a board that shows the same wrong cells this long is not still repainting
 VERIFY_CAP = 30.0  # s: the longest a page that keeps changing is watched after a round's clicks
 # s per click a page may take before it shows any of them: a heavy page keeps the clicks queued
 # and paints once it has handled them all (judged "differs" early, they would be clicked again)
 RESPONSE_PER_CLICK = 0.5
-
-
-def board_differences(reading: BoardReading, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:
-    """How the board differs from the solution `queens`, one sentence per cell (empty: it matches)."""
-    return cell_differences(reading.position(), queens)
 
 
 def cell_differences(position: Position, queens: tuple[Cell, ...] | list[Cell]) -> tuple[str, ...]:

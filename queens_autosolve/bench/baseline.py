@@ -13,6 +13,13 @@ from queens_autosolve.solver.puzzle import Cell, Puzzle, Solution
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, Solution | None]:
     """Count solutions up to `limit` by plain backtracking; also return the first one found."""
+    found = find_solutions(puzzle, limit)
+    return len(found), (found[0] if found else None)
+
+
+def find_solutions(puzzle: Puzzle, limit: int = 2) -> list[Solution]:
+    """Up to `limit` solutions by plain backtracking, always in the same order (row by row). Also
+    the tests' brute-force oracle: it shares no code with the solver or the generator."""
     n, k = puzzle.n, puzzle.k
     region_of = puzzle.regions
     neighbours = puzzle.geometry.neighbours
@@ -20,8 +27,7 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, Solution | Non
     col_count = [0] * n
     region_count = [0] * n
     placed: list[Cell] = []
-    first: list[Solution] = []
-    found = 0
+    found: list[Solution] = []
 
     def legal(r: int, c: int) -> bool:
         if col_count[c] >= k or region_count[region_of[r][c]] >= k:
@@ -30,14 +36,11 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, Solution | Non
         return not any(bit >> (pr * n + pc) & 1 for pr, pc in placed)
 
     def place_row(r: int) -> None:
-        nonlocal found
-        if found >= limit:
+        if len(found) >= limit:
             return
         if r == n:
             if all(count == k for count in region_count):
-                found += 1
-                if not first:
-                    first.append(Solution.of(placed))
+                found.append(Solution.of(placed))
             return
         for cols in combinations(range(n), k):
             chosen: list[Cell] = []
@@ -54,8 +57,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, Solution | Non
                 placed.pop()
                 col_count[cc] -= 1
                 region_count[region_of[rr][cc]] -= 1
-            if found >= limit:
+            if len(found) >= limit:
                 return
 
     place_row(0)
-    return found, (first[0] if first else None)
+    return found

@@ -413,22 +413,3 @@ def wait_for_board(display: str, n: int, title: str = "Queens", timeout: float =
                 last = str(exc)
             time.sleep(0.1)
     raise StageError(f"the board did not appear within {timeout:g}s ({last})")
-
-
-def _titled(name: str, title: str, contains: bool) -> bool:
-    """Whether a window named `name` is the one titled `title` (with `contains`: whose title
-    contains it, in any case, as the window lister matches)."""
-    return title.lower() in name.lower() if contains else name == title
-
-
-def wait_for_window(display: str, title: str, timeout: float = 10.0, contains: bool = False) -> None:
-    """Wait until a viewable window is titled `title` (with `contains`, a title containing it)."""
-    from queens_autosolve.capture import Desktop
-
-    deadline = time.monotonic() + timeout
-    with Desktop(display) as desktop:
-        while time.monotonic() < deadline:
-            if any(_titled(r.title, title, contains) and r.viewable for r in desktop.windows(title)):
-                return
-            time.sleep(0.05)
-    raise StageError(f"no window titled {title!r} appeared within {timeout:g}s")

@@ -21,8 +21,10 @@ is JSON with a one-line ``{"error": ...}`` body:
 
 >>> routes = Routes()
 >>> routes.get("/api/hello", lambda request: json_response({"hello": "world"}))
->>> with LoopbackServer(routes) as server:  # doctest: +SKIP
-...     print(server.url)
+>>> from urllib.request import urlopen
+>>> with LoopbackServer(routes) as server:
+...     print(urlopen(server.url + "api/hello").read().decode())
+{"hello": "world"}
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from queens_autosolve.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from queens_autosolve.vision.read import as_rgb, from_bgra, read_board, read_image
+    from queens_autosolve.vision.read import as_rgb, read_board, read_image
     from queens_autosolve.vision.reading import (
         CONFIDENT,
         BoardCutOff,
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 # Each public name and the module that holds it.
 _HOMES = {
     "as_rgb": "queens_autosolve.vision.read",
-    "from_bgra": "queens_autosolve.vision.read",
     "read_board": "queens_autosolve.vision.read",
     "read_image": "queens_autosolve.vision.read",
     "CONFIDENT": "queens_autosolve.vision.reading",
@@ -44,7 +43,6 @@ __all__ = [
     "RegionsUnreadable",
     "TwoBoards",
     "as_rgb",
-    "from_bgra",
     "read_board",
     "read_image",
 ]

@@ -9,8 +9,6 @@ import numpy as np
 from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.vision.stats import median as array_median
 
-MIN_N, MAX_N = 4, 30  # the board sizes read: a lattice has MIN_N..MAX_N cells a side
-
 
 @dataclass(frozen=True)
 class Blobs:

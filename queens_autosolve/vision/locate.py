@@ -24,7 +24,7 @@ from queens_autosolve.vision.frame import (
     short_sides,
     thickest_line,
 )
-from queens_autosolve.vision.lattice import MAX_N, MIN_N, Blobs, Lattice
+from queens_autosolve.vision.lattice import Blobs, Lattice
 from queens_autosolve.vision.merged import (
     MIN_UNIT_SHARE,
     Areas,
@@ -37,6 +37,7 @@ from queens_autosolve.vision.merged import (
 from queens_autosolve.vision.outlines import Outlines, outlines_of
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from queens_autosolve.vision.shades import Shades, compare_with
+from queens_autosolve.vision.sizes import MAX_N, MIN_N
 from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
 from queens_autosolve.vision.tight import tight_crop_lattice

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from queens_autosolve.vision.lattice import MAX_N, Blobs, Lattice
+from queens_autosolve.vision.lattice import Blobs, Lattice
 from queens_autosolve.vision.outlines import Outlines
+from queens_autosolve.vision.sizes import MAX_N
 from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
 

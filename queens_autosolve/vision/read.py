@@ -74,15 +74,6 @@ STRIPED_SHARE = 0.08
 BLANK_SPREAD = 8  # gray levels: an image whose pixels all lie this close is blank
 
 
-def from_bgra(frame: np.ndarray) -> np.ndarray:
-    """An RGB copy of a BGRA (or BGR) array, as `mss` grabs the screen."""
-    frame = np.asarray(frame)
-    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
-        raise BoardNotFound(f"expected a BGR(A) image, got an array of shape {frame.shape}")
-    code = cv2.COLOR_BGRA2RGB if frame.shape[2] == 4 else cv2.COLOR_BGR2RGB
-    return cv2.cvtColor(np.ascontiguousarray(frame), code)
-
-
 def as_rgb(image: np.ndarray) -> np.ndarray:
     """An RGB uint8 HxWx3 view of a gray, RGB or RGBA (alpha ignored) image array."""
     image = np.asarray(image)
@@ -99,7 +90,7 @@ def as_rgb(image: np.ndarray) -> np.ndarray:
 
 def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
     """Read the main Queens board in an RGB (or RGBA) image; a screen grab in mss's BGRA goes
-    through `from_bgra` (or `capture.Frame.rgb`) first.
+    through `capture.Frame.rgb` first.
 
     Raises BoardNotFound when there is no single whole board, or its regions cannot be read.
     `still`: the image is a picture file, not a live window or screen: a board cropped tightly
@@ -111,7 +102,7 @@ def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
     >>> read_board(np.full((300, 300, 3), 255, np.uint8))
     Traceback (most recent call last):
     ...
-    vision.reading.BoardNotFound: no board found: the image is blank
+    queens_autosolve.vision.reading.BoardNotFound: no board found: the image is blank
     """
     rgb = as_rgb(image)
     if min(rgb.shape[:2]) < 20:

@@ -19,13 +19,11 @@ from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.generator import check_size
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import count_solutions
+from queens_autosolve.vision.sizes import MAX_N, MIN_N
 
 if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
     from queens_autosolve.autosolve.demo_run import DemoOutcome
 
-# Boards the screen reader reads (vision.lattice's MIN_N..MAX_N), kept here so that a bad
-# --size fails before OpenCV, Xvfb and Chromium start.
-MIN_N, MAX_N = 4, 30
 DEMO_DESKTOPS = ("x11", "sway", "gnome")
 PROGRAM = "queens-autosolve"
 
