@@ -181,10 +181,10 @@ def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(gnome):
     assert "the page changed under the board" in stderr and "nothing more was clicked" in stderr, stderr
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
     # Clicks land on the new page until its picture reaches the cast of the board's area (Chromium
-    # runs the reloaded page before mutter, rendering in software, shows it): 1-3 clicks here,
-    # 0.3 s apart (docs/wayland.md; on X11 none, test_e2e_inflight). The allowance is the most
-    # measured and 2 clicks of margin for a loaded machine.
-    assert state.moves <= 5 and len(marked_cells(state)) <= 5, state
+    # runs the reloaded page before mutter, rendering in software, shows it): 0-3 clicks in the
+    # helper's runs at load 5-9, 6 in a merge check at load 8 beside other suites (docs/wayland.md;
+    # on X11 none, test_e2e_inflight). The allowance is that and 2 clicks more.
+    assert state.moves <= 8 and len(marked_cells(state)) <= 8, state
 
 
 def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome):
