@@ -26,13 +26,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from queens_autosolve.capture.x11 import load_pyautogui
 from queens_autosolve.pages.browser import Chromium, Xvfb, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer, PracticeTimeout
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.search import solve
 from tests.desktops import Firefox, Openbox
+from tests.user_pointer import load_pyautogui
 
 SCREEN = (1920, 1200)
 OFFSET = (300, 120)  # where the decorated browser window is moved, as on a real desktop

@@ -20,7 +20,6 @@ import numpy as np
 
 from queens_autosolve.autosolve import onscreen
 from queens_autosolve.capture import Desktop, Rect, WindowRecord
-from queens_autosolve.capture.x11 import PyAutoGUI
 from queens_autosolve.pages.browser import Browser, Chromium, StageError, wait_for_board
 from queens_autosolve.pages.practice import REGION_COLOURS, PageState, PracticeServer, PracticeTimeout
 from queens_autosolve.solver.errors import QueensError
@@ -28,6 +27,7 @@ from queens_autosolve.solver.puzzle import Cell, Puzzle
 from queens_autosolve.solver.search import search
 from tests.desktops import Firefox
 from tests.environment import OFFSET, require_tool
+from tests.user_pointer import PyAutoGUI
 
 # The browsers the live tests show pages in: both go to an address with `open`.
 PageBrowser = Chromium | Firefox
@@ -271,7 +271,7 @@ def cell_centre(
 
 def clicker(browser: Browser) -> PyAutoGUI:
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from queens_autosolve.capture.x11 import load_pyautogui
+    from tests.user_pointer import load_pyautogui
 
     gui = load_pyautogui(browser.display)
     gui.PAUSE = 0

@@ -118,7 +118,7 @@ def cell_centre(browser, n: int, cell: tuple[int, int]) -> tuple[int, int]:
 
 def clicker(browser):
     """pyautogui on the test's display, with no pause between events (as actuator/clicker.py)."""
-    from queens_autosolve.capture.x11 import load_pyautogui
+    from tests.user_pointer import load_pyautogui
 
     gui = load_pyautogui(browser.display)
     gui.PAUSE = 0

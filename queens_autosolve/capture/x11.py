@@ -5,8 +5,7 @@ Keeping the connections open across capture, the pre-click check and verificatio
 reconnect per stage. Only the window's rectangle is grabbed (clipped to the screen), so a grab
 of a browser window costs a few milliseconds.
 
-`load_pyautogui` gives the tests and scripts that click as a user's tools do pyautogui on the
-display we captured from (it connects to $DISPLAY when imported).
+The tests and scripts that click as a user's tools do use pyautogui (tests/user_pointer.py).
 """
 
 from __future__ import annotations
@@ -14,16 +13,13 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Protocol
 
 import mss
 import numpy as np
 from Xlib import X
-from Xlib.display import Display
 from Xlib.ext.xtest import fake_input
 
 from queens_autosolve.capture.errors import (
@@ -42,10 +38,6 @@ LEFT_BUTTON, WHEEL_UP, WHEEL_DOWN, WHEEL_LEFT, WHEEL_RIGHT = 1, 4, 5, 6, 7
 # Seconds a pointer move may wait in the X server's queue while a window manager holds the
 # pointer frozen after a press (openbox does, to focus and raise the window clicked).
 POINTER_WAIT = 0.5
-# pyautogui imports these only to offer message boxes (through tkinter), screenshots and its
-# mouse-info window, none of which we use; it imports each inside try/except ImportError, so
-# hiding them while it loads takes most of its import time off every run (docs/notes.md).
-UNUSED_BY_US = ("pymsgbox", "pyscreeze", "mouseinfo")
 
 
 class X11Desktop:
@@ -295,93 +287,6 @@ class X11Desktop:
 
 # The X11 desktop by the name the tests, the scripts and the browser helpers have always used.
 Desktop = X11Desktop
-
-
-class PyAutoGUI(Protocol):
-    """The part of the pyautogui module this project uses (the module itself fits it, checked
-    where `load_pyautogui` returns it)."""
-
-    FAILSAFE: bool
-    PAUSE: float
-
-    def click(self, x: int | None = None, y: int | None = None, clicks: int = 1,
-              interval: float = 0.0) -> None: ...
-
-    def moveTo(self, x: int | None = None, y: int | None = None) -> None: ...
-
-    def mouseDown(self, x: int | None = None, y: int | None = None) -> None: ...
-
-    def mouseUp(self, x: int | None = None, y: int | None = None) -> None: ...
-
-    def scroll(self, clicks: float) -> None: ...
-
-    def hscroll(self, clicks: float) -> None: ...
-
-
-def load_pyautogui(display: str, connection: Display | None = None) -> PyAutoGUI:
-    """pyautogui, sending its events to X11 display `display`; through `connection` when given
-    (an open Xlib connection to `display`, which pyautogui then shares: opening one of its own
-    costs a round trip per extension the X server offers, 5-10 ms of every run)."""
-    before = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = display  # read by pyautogui's X11 backend on import
-    hidden = [name for name in UNUSED_BY_US if name not in sys.modules]
-    for name in hidden:
-        # None in sys.modules is how Python blocks an import (it raises ImportError); typeshed types
-        # the table as modules only
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        with _connections_given(connection):
-            import pyautogui
-    finally:  # leave the environment and the module table as they were
-        for name in hidden:
-            del sys.modules[name]
-        if before is None:
-            del os.environ["DISPLAY"]
-        else:
-            os.environ["DISPLAY"] = before
-
-    backend = getattr(pyautogui, "_pyautogui_x11", None)  # private: not in pyautogui's stubs
-    current = getattr(backend, "_display", None)
-    if backend is None or current is None:
-        return pyautogui
-    if connection is not None:
-        backend._display = connection
-    elif not _connected_to(current, display):
-        # Imported earlier for another X server (tests start one Xvfb per module, and a display
-        # number can be reused by a new server after the old one stopped), or through a
-        # connection since closed: rebind it.
-        backend._display = Display(display)
-    return pyautogui
-
-
-@contextmanager
-def _connections_given(connection: Display | None) -> Iterator[None]:
-    """While pyautogui's X11 backend is imported (it opens its connection then), opening a
-    connection gives `connection` instead (None: a new one, as usual)."""
-    if connection is None:
-        yield
-        return
-    import Xlib.display
-
-    real = Xlib.display.Display
-    setattr(Xlib.display, "Display", lambda *_args, **_kwargs: connection)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(Xlib.display, "Display", real)  # noqa: B010
-
-
-def _connected_to(connection: Display, display: str) -> bool:
-    """Whether an Xlib connection is to `display` and its server still answers."""
-    from Xlib import error
-
-    if connection.get_display_name() != display:
-        return False
-    try:
-        connection.get_input_focus()
-    except (error.ConnectionClosedError, OSError):
-        return False
-    return True
 
 
 # The sonames of the X libraries mss loads, fixed by their ABI (Debian, Fedora, Arch alike).
