@@ -36,10 +36,22 @@ def protocol_modules() -> tuple[ModuleType, ModuleType]:
         root = _cache_root()
         if not (root / package / "__init__.py").exists():
             generate(root / package)
-        if str(root) not in sys.path:
-            sys.path.append(str(root))
+        import_from(root, package)
     return (importlib.import_module(f"{package}.{SCREENCOPY}"),
             importlib.import_module(f"{package}.{VIRTUAL_POINTER}"))
+
+
+def import_from(root: Path, package: str) -> None:
+    """Import the generated package `package` from folder `root` without putting `root` on
+    sys.path (its modules import each other relatively: the package's path finds them)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(package, root / package / "__init__.py",
+                                                  submodule_search_locations=[str(root / package)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
 
 
 def generate(target: Path) -> None:
