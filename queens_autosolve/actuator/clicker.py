@@ -23,9 +23,7 @@ if TYPE_CHECKING:
 FIRST_SLOWER_GAP = 0.02
 MAX_GAP = 0.25  # seconds: slower than a person; a page that drops clicks at this pace is broken
 # s between the two clicks of a cell (empty -> X -> queen) under a window manager: openbox takes
-# every press first (click-to-focus), and with none between them the first round lost a cell's
-# second click in 16 of 40 runs (Chromium 4 of 20, Firefox 12 of 20, practice page 7x7-16x16);
-# with 20 ms, in 0 of 40
+# every press first (click-to-focus), and without a gap it lost a cell's second click (docs/notes.md)
 WM_PAIR_GAP = 0.02
 
 

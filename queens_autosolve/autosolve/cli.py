@@ -95,8 +95,7 @@ def entry() -> NoReturn:
     """The installed command (and `python -m queens_autosolve`): `main`, then exit with its status;
     after a QUICK_EXIT command, at once, its output flushed and every file and window closed."""
     # One BLAS thread (unless the user asks for more): nothing here multiplies matrices big enough
-    # to share out, and the pool OpenBLAS starts when numpy is imported spins for a while. Measured
-    # on `detect` of a screenshot, 8 runs each way: 0.56 -> 0.30 s of CPU, 0.35 -> 0.30 s wall.
+    # to share out, and the pool OpenBLAS starts when numpy is imported spins (docs/notes.md).
     # It must be set before numpy is imported, which no module imported above does.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     status = main()

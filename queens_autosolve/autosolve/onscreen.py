@@ -230,8 +230,8 @@ def _scrolled_grab(desktop: DesktopSession, window: WindowRecord, before: Frame)
     of it within SCROLL_RESPONSE s. It has come to rest when it has not moved for twice the
     longest it took between two moves, the first counted from the notch, and at least
     SCROLL_QUIET s. A busy renderer may draw nothing of a notch for a while, or stall in its
-    smooth scroll: two equal grabs 50 ms apart, once taken for rest, had another notch sent past
-    the board (12 of 20 runs with Chromium at nice 19 beside 3 busy loops)."""
+    smooth scroll: two equal grabs 50 ms apart, once taken for rest, could send another notch
+    past the board on a loaded machine (docs/notes.md)."""
     start = moved_at = time.monotonic()
     longest, last = 0.0, before
     while True:

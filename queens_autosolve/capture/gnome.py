@@ -48,8 +48,7 @@ BTN_LEFT = 0x110  # linux/input-event-codes.h
 AXIS_VERTICAL, AXIS_HORIZONTAL = 0, 1  # NotifyPointerAxisDiscrete's axes
 CURSOR_HIDDEN = 0  # ScreenCast cursor-mode: the pointer is not painted into the frames
 # s from the warm-up move to the first press or wheel turn: one sooner is lost while the browser
-# picks up the new input device (0.1 s was enough on a quiet machine; with the machine loaded
-# 12, a hint --apply whose only click came 0.2 s after the move was lost, 1 of 9 runs)
+# picks up the new input device, later still on a loaded machine (docs/notes.md)
 WARM_UP = 0.5
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; Python 3.10 names it
 PIPE_SIZE = 1 << 20  # /proc/sys/fs/pipe-max-size, as root or not

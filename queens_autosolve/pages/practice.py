@@ -283,9 +283,8 @@ class PracticeServer(LoopbackServer):
     instance before `start` (see `LoopbackServer`).
     """
 
-    # The largest board the page makes a new puzzle for on request. Measured (one seed after
-    # another until the grade matched, on the loaded 2-core machine): 30x30 "easy" took 73 s
-    # and then 34 s; a 20x20 board takes 0.3 s a seed (1.3 s at worst).
+    # The largest board the page makes a new puzzle for on request: larger ones take too long to
+    # grade (docs/notes.md).
     new_puzzle_max_size: int = 20
 
     def __init__(

@@ -49,8 +49,8 @@ if TYPE_CHECKING:
 APT_SWAY = "sudo apt-get update && sudo apt-get install -y sway xwayland"
 NOBODY = 65534
 CLONE_NEWNET = 0x40000000
-# A screen copy waits for the output's next frame: at 240 Hz (the default here) a grab takes 5-8 ms,
-# at 60 Hz 15-19 (measured, 1168x998 window). Windows float where they are put (the tests move them with
+# A screen copy waits for the output's next frame, hence 240 Hz by default (docs/wayland.md).
+# Windows float where they are put (the tests move them with
 # `swaymsg ... move position`), with no borders: the window's rectangle is the page's.
 CONFIG = """\
 output HEADLESS-1 mode {width}x{height}@{refresh}Hz position 0 0

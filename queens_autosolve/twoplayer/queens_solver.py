@@ -39,15 +39,8 @@ from queens_autosolve.twoplayer.queens_game import QueensGame
 PROOF_ORDER_CELLS = 60
 # Each depth of the search keeps the last KILLERS distinct cells whose queen won there (killer
 # moves): a reply that refuted one opponent move often refutes its sibling too. They are tried
-# right after the first child of the usual order (KILLER_SLOT), before the rest. Measured on the
-# 20 maps of 10x10 easy (fresh memo, first move): positions 2.04M -> 1.87M in all, 266k -> 212k on
-# the worst map; killers first (slot 0) 1.90M / 228k, one killer 1.87M / 217k, three 1.99M / 218k,
-# killers only below 60 cells 1.87M / 231k. Each position costs ~5% more, so CPU follows only
-# where the positions drop most: the map that was worst (seed 11, 266k -> 173k positions) goes
-# from 1.23 s to 0.86 s, the others move within +-12%; the perfect player's first move on those 20
-# maps (old and new in one process, a busy 2-core machine) went from 1.29-1.95 s worst to
-# 1.17-1.30 s, the median staying at 0.6-0.7 s. Easy boards only: on hard ones (a queen rules out
-# whole diagonals) they cost positions, 145k -> 153k in all on 20 maps of 10x10, 37k -> 39k on 8x8.
+# right after the first child of the usual order (KILLER_SLOT), before the rest; easy boards only:
+# on hard ones (a queen rules out whole diagonals) they cost positions (docs/notes.md).
 # Three since won siblings are marked (`KaylesSolver._won_sibling`): 1.58M -> 1.54M positions on
 # the 20 maps, 187k -> 160k on the worst (four: 1.55M / 162k).
 KILLERS = 3

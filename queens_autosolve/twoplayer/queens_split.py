@@ -15,13 +15,8 @@ cells), which `KaylesSolver` marks in its memo as a won sibling. Back in this pr
 child's result and the lost position under each refutation go into the memo, so the moves and the
 analysis that follow find them; what the copies proved below that is lost with them.
 
-Measured with benchmarks/web_game.py (the perfect player's first move on its 20 maps of 10x10
-easy, fresh memo), one process against two on a 2-core machine, in one run: worst 1.26 -> 0.80 s,
-median 0.65 -> 0.39 s (over five runs, worst 1.03-1.36 s -> 0.78-0.98 s). Two processes search
-more positions than one (1.53M -> 1.87M on the 20 maps): a copy does not see what the other proves
-below the children, and the order in which the search tries replies depends on what the memo
-holds. The longest share of a split, the positions one process searched, came to 1.04M on the
-20 maps and 128k on the worst (one process alone: 160k). Small positions stay in this process
+Two processes search more positions in all than one (neither sees what the other proves below
+the children), but each searches fewer (docs/notes.md). Small positions stay in this process
 (SPLIT_CELLS, ALONE_SECONDS): there a fork costs more than it saves.
 """
 
