@@ -8,6 +8,7 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pytest
 from conftest import GAMES
@@ -16,7 +17,6 @@ from hypothesis import strategies as st
 from test_solver import assert_two_star_count_matches_the_baseline, grown_two_star_puzzle
 
 import queens_autosolve.solver.branching as branching
-import queens_autosolve.solver.propagate as propagate_module
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
 from queens_autosolve.solver import explain, search
 from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
@@ -25,6 +25,8 @@ from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.patterns import band_pairs
 from queens_autosolve.solver.propagate import (
+    DEFAULT_RULES,
+    RULES_CUTS,
     StepKind,
     board_of,
     place,
@@ -254,14 +256,7 @@ def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_st
 
         return run
 
-    saved = propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS
-    propagate_module.RULES_MANY = tuple(checked(rule) for rule in saved[0])
-    propagate_module.RULES_WIDE = tuple(checked(rule) for rule in saved[1])
-    propagate_module.RULES_CUTS = tuple(checked(rule) for rule in saved[2])
-    try:
-        result = search(puzzle, limit=2)
-    finally:
-        propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS = saved
+    result = search(puzzle, limit=2, rules=DEFAULT_RULES.each(lambda rules: tuple(map(checked, rules))))
     assert (result.count, result.solution) == (expected.count, expected.solution)
     assert len(calls) > 100
     for out, fresh in calls:
@@ -484,10 +479,9 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
                 finds.append(state)
         return state
 
-    spied = tuple(spy if rule is cut_regions else rule for rule in propagate_module.RULES_CUTS)
-    monkeypatch.setattr(propagate_module, "RULES_CUTS", spied)
+    spied = replace(DEFAULT_RULES, cuts=tuple(spy if rule is cut_regions else rule for rule in RULES_CUTS))
     monkeypatch.setattr(SEARCH_MODULE, "TRIAL_DEPTH", -1)  # no trials below the root
-    result = search(puzzle, limit=2)
+    result = search(puzzle, limit=2, rules=spied)
     assert result.count == 1 and is_solution(puzzle, result.solution)
     assert finds
 
@@ -547,3 +541,13 @@ def test_probing_agrees_with_brute_force_on_grown_regions(seed):
     puzzle = grown_two_star_puzzle(seed)
     with probing_at_once():
         assert search(puzzle, limit=3).count == baseline_count(puzzle, 3)[0]
+
+
+def test_a_rule_set_passed_in_changes_that_search_only():
+    puzzle = read_puzzles(str(HARD_SET))[2] if HARD_SET.exists() else STALLS
+    usual = search(puzzle, limit=2)
+    without = search(puzzle, limit=2, rules=DEFAULT_RULES.without("count_blocks"))
+    assert "count_blocks" not in [rule.__name__ for rule in DEFAULT_RULES.without("count_blocks").for_k(4)]
+    assert without.count == usual.count == 1 and without.solution == usual.solution
+    assert without.nodes > usual.nodes  # count_blocks is the rule the big boards live on
+    assert search(puzzle, limit=2) == usual  # the default rules are untouched

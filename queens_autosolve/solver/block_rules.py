@@ -189,9 +189,8 @@ def _band_settles(
     """What the covers of the band of lines a and a+1 settle (see block_settles), its live
     positions across being `band` and its live cells those of `live`; (0, 0) when more than 2k
     queens fit. `spreads` is `_band_spreads` for the board. Worked out for all the blocks of a
-    cover at once (`_cover_settles`) when queens touch as kings do, else block by block.
-    Measured (issue 12, same process, 3,000 random bands of a 17x17 4-star board whose covers
-    hold exactly 2k blocks): 5.5-5.8 us a band against 7.2-8.9 us block by block."""
+    cover at once (`_cover_settles`) when queens touch as kings do (faster: docs/solver.md),
+    else block by block."""
     n = board.n
     if board.puzzle.rule != "touch":
         return _band_settles_by_block(board, band, a, horizontal, live)

@@ -22,12 +22,10 @@ from queens_autosolve.solver.unit_rules import region_spans
 from queens_autosolve.solver.wording import Describe, contradiction, cut_side_text, group_empty_step
 
 # A group is counted when it holds at most this many units' worth of queens (the lines on its
-# side beyond the regions wholly there). Measured (issue 12, same process; nodes mean/max,
-# 17-4-sample and games/stars4-17-hard, MARGIN 3 in solver/branching.py): 2: 279/954, 529/1328;
-# 3: 230/709, 405/1293; 4: 230/707, 400/1279, in the same time as 3 (5 and more: no fewer nodes).
+# side beyond the regions wholly there): more found no fewer nodes (docs/solver.md).
 MAX_SPARE = 3
 # A block holds 4 cells at most, so a group with more live cells than this many per queen it
-# holds has more blocks than queens. (3 skips more groups, at 235/711 and 433/1293 nodes.)
+# holds has more blocks than queens.
 CELLS_PER_QUEEN = 4
 
 
