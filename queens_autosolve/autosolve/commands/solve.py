@@ -157,10 +157,10 @@ def _reading_from_image(path: str, sources: list[str]) -> BoardReading:
 
 def reading_lines(reading: BoardReading, path: str) -> list[str]:
     """What was read from the screenshot and how sure it is; an uncertain reading says why."""
-    from queens_autosolve.vision.reading import TIGHT_LINE
-
     lines = [f"read a {reading.n}x{reading.n} board from {path} (confidence {reading.confidence:.2f})"]
     if reading.tight_crop:
+        from queens_autosolve.vision.reading import TIGHT_LINE
+
         lines.append(TIGHT_LINE)
     if not reading.is_certain:
         lines.append(reading.uncertain_line("the answer may be for another puzzle"))
