@@ -304,3 +304,43 @@ def test_cli_hard_keeps_count_of_the_candidates(capsys):
 def test_cli_hard_needs_at_least_count_candidates(capsys):
     assert main(["generate", "-n", "8", "--hard", "--count", "3", "--candidates", "2"]) == 2
     assert "--candidates 2" in capsys.readouterr().err
+
+
+def test_a_seed_that_fails_is_skipped_and_reported_and_the_run_goes_on(monkeypatch, capsys):
+    made = generate_module.generate_puzzle
+
+    def failing_on_four(n, k=1, **kwargs):
+        if kwargs["rng"] == 4:
+            raise QueensError("no unique puzzle after 20 attempts; try another seed")
+        return made(n, k, **kwargs)
+
+    monkeypatch.setattr(generate_module, "generate_puzzle", failing_on_four)
+    skipped: list[tuple[int, str]] = []
+    kept = generate_hard(8, 2, range(3, 7), 2, skipped=skipped)
+    assert [seed for seed, _ in skipped] == [4] and len(kept) == 2
+    assert "4" not in [p.meta["seed"] for p in kept]
+    with pytest.raises(QueensError):
+        generate_module.generate_many(8, 2, range(3, 6))  # without `skipped`, as before
+    assert main(["generate", "-n", "8", "-k", "2", "--hard", "--count", "2", "--candidates", "4",
+                 "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    assert len(parse_puzzles(captured.out)) == 2
+    assert "seed 4 skipped: no unique puzzle" in captured.err and "1 of 4 candidates skipped" in captured.err
+
+
+def test_hardening_keeps_the_answer_unique_and_costs_the_search_no_fewer_nodes():
+    plain = generate_puzzle(10, 2, rng=11)
+    hardened = generate_puzzle(10, 2, rng=11, harden_tries=40)
+    result = search(hardened, limit=2)
+    assert result.count == 1 and result.solution == search(plain, limit=2).solution
+    assert result.nodes >= search(plain, limit=2).nodes
+    assert hardened.regions != plain.regions  # some of the 40 moves were kept
+    assert all(is_connected(cells) for cells in region_cells(hardened))
+    assert hardened.meta["harden"] == "40"
+    assert format_puzzle(generate_puzzle(10, 2, rng=11, harden_tries=40)) == format_puzzle(hardened)
+
+
+def test_cli_harden_writes_what_the_api_makes(capsys):
+    assert main(["generate", "-n", "8", "-k", "2", "-s", "5", "--harden", "10"]) == 0
+    assert capsys.readouterr().out == format_puzzle(generate_puzzle(8, 2, rng=5, harden_tries=10))
+    assert main(["generate", "-n", "8", "--harden", "-1"]) == 2
