@@ -54,6 +54,7 @@ STALLS = Puzzle.from_rows(
     k=2,
 )
 HARD_SET = GAMES / "stars4-17-hard.txt"
+HARDER_SET = GAMES / "stars4-17-harder.txt"
 # `solver.search` is also the name of the function
 SEARCH_MODULE = sys.modules["queens_autosolve.solver.search"]
 
@@ -164,6 +165,21 @@ def test_hard_set_has_twenty_17x17_four_star_puzzles_each_with_one_answer():
         result = search(puzzle, limit=2)
         assert result.count == 1, puzzle.name
         assert is_solution(puzzle, result.solution)
+
+
+def test_harder_set_takes_the_search_more_nodes_than_the_hard_set_does():
+    """games/stars4-17-harder.txt (hardened maps: generate --harden) is what its README says: ten
+    or more 17x17 4-star puzzles with one answer each, every one costing more search nodes than
+    the median puzzle of games/stars4-17-hard.txt."""
+    harder = read_puzzles(str(HARDER_SET))
+    hard_nodes = sorted(search(puzzle, limit=2).nodes for puzzle in read_puzzles(str(HARD_SET)))
+    median = hard_nodes[len(hard_nodes) // 2]
+    assert len(harder) >= 10
+    for puzzle in harder:
+        assert (puzzle.n, puzzle.k) == (17, 4) and "harden" in puzzle.meta
+        result = search(puzzle, limit=2)
+        assert result.count == 1 and is_solution(puzzle, result.solution), puzzle.name
+        assert result.nodes > median, puzzle.name
 
 
 # --- the block covers and the rules' memory of their last call (issue 12, speed) ----------------
