@@ -533,15 +533,25 @@ def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkey
     assert probed.nodes < plain.nodes  # counting the probes and the search that gave up
 
 
+def test_a_big_probed_search_probes_the_root_branches_and_takes_fewer_nodes(monkeypatch):
+    (puzzle,) = [p for p in read_puzzles(str(HARDER_SET)) if p.name == "gen-n17-k4-s1011"]  # the biggest tree
+    probed = search(puzzle, limit=2)
+    monkeypatch.setattr(SEARCH_MODULE, "PROBE_BRANCHES_AFTER", 1 << 30)
+    plain = search(puzzle, limit=2)
+    assert probed.count == plain.count == 1 and probed.solution == plain.solution
+    assert probed.nodes < plain.nodes  # counting every probe
+
+
 @contextmanager
 def probing_at_once() -> Iterator[None]:
-    """Probing from two stars up, after the first node: exercised on small boards."""
-    saved = SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER
-    SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = 2, 1
+    """Probing from two stars up, after the first node, and the root's branches probed at once:
+    exercised on small boards."""
+    saved = SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER
+    SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER = 2, 1, 0
     try:
         yield
     finally:
-        SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = saved
+        SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER = saved
 
 
 @settings(max_examples=40, deadline=None)

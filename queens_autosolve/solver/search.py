@@ -13,7 +13,8 @@ which breaks ties between equally tight units; and at each node what the rules' 
 
 For k >= 4 a search that does not finish within a few nodes starts again from a root probed
 cell by cell (`probe`: a candidate whose queen propagates to a contradiction goes): on the hard
-17x17 boards that takes the worst cases' nodes down by a third to a fiftieth.
+17x17 boards that takes the worst cases' nodes down by a third to a fiftieth. When that search
+still grows big, each root branch is probed in turn too.
 
 The rules every node runs are a `RuleSet` (solver/propagate.py), passed in; the figures behind
 the search's choices are in docs/solver.md.
@@ -90,6 +91,7 @@ def _search_probed(board: Board, start: State, limit: int, spent: int, rules: Ru
     """The search again from the start, its root first propagated and then probed (`probe`);
     the tally counts the `spent` nodes of the search that gave up, and a node a probe."""
     tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH, rules=rules)
+    tally.probe_branches = True
     tally.nodes = spent + 1
     board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
     root = propagate(board, start[0], start[1], rules=rules)
@@ -181,12 +183,18 @@ EXPLAIN_TRIAL_DEPTH = 0
 # the search has not finished within PROBE_AFTER nodes (small trees do not pay for ~280 probes).
 PROBE_FROM_K = 4
 PROBE_AFTER = 20
+# A probed search that has grown to PROBE_BRANCHES_AFTER nodes (probes included) probes each root
+# branch it enters from then on: trees that big pay for it, the smaller ones never start it.
+PROBE_BRANCHES_AFTER = 500
 
 
 class _Tally:
     """Counters shared by every node of one search."""
 
-    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights", "rules")
+    __slots__ = (
+        "limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights", "rules",
+        "probe_branches",
+    )
 
     def __init__(
         self, units: int, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1,
@@ -202,6 +210,7 @@ class _Tally:
         # weights[u]: how many contradictions the search met in unit u (see _weigh_failure)
         self.weights = [0] * units
         self.rules = rules  # what propagation runs at every node
+        self.probe_branches = False  # probe the root's branches once the tree is big (see _explore)
 
 
 def _start(board: Board) -> tuple[int, int] | None:
@@ -222,6 +231,12 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         _weigh_failure(board, tally.weights)
         return
     cand, queens = state
+    if depth == 1 and tally.probe_branches:
+        state = _probed_branch(board, cand, queens, tally)
+        if state is None:
+            _weigh_failure(board, tally.weights)
+            return
+        cand, queens = state
     if queens.bit_count() == board.total:
         if queens == tally.skip:
             return
@@ -257,6 +272,16 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
             )
         cand ^= low
         options ^= low
+
+
+def _probed_branch(board: Board, cand: int, queens: int, tally: _Tally) -> State | None:
+    """A root branch's state, probed (`probe`) once the search has PROBE_BRANCHES_AFTER nodes
+    (the probes count as nodes); None when probing finds a contradiction."""
+    if tally.nodes < PROBE_BRANCHES_AFTER or queens.bit_count() == board.total:
+        return cand, queens
+    state, probes = probe(board, cand, queens, tally.rules)
+    tally.nodes += probes
+    return state
 
 
 def _branch_order(board: Board, cand: int, options: int) -> list[int]:
