@@ -344,3 +344,18 @@ def test_cli_harden_writes_what_the_api_makes(capsys):
     assert main(["generate", "-n", "8", "-k", "2", "-s", "5", "--harden", "10"]) == 0
     assert capsys.readouterr().out == format_puzzle(generate_puzzle(8, 2, rng=5, harden_tries=10))
     assert main(["generate", "-n", "8", "--harden", "-1"]) == 2
+
+
+def test_a_random_answer_where_row_by_row_placement_gives_up():
+    # 21x21 with 5 stars: row-by-row placement gives up on most seeds (2002 among them); the
+    # answer then comes from propagation on the board whose regions are its rows
+    with pytest.raises(ValueError):
+        random_solution_cells(21, 5, random.Random(0), tries=5)
+    queens = generate_module.random_answer(21, 5, random.Random(2002))
+    rows = [r for r, _ in queens]
+    cols = [c for _, c in queens]
+    assert all(rows.count(i) == 5 and cols.count(i) == 5 for i in range(21))
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1 for i, a in enumerate(queens) for b in queens[i + 1:])
+    puzzle = generate_puzzle(21, 5, rng=2002)
+    result = search(puzzle, limit=2)
+    assert result.count == 1 and is_solution(puzzle, result.solution)

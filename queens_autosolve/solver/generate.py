@@ -39,6 +39,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import islice
 
+from queens_autosolve.solver.board import bits
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.grow import (
     BUDGETS,
@@ -50,6 +51,7 @@ from queens_autosolve.solver.grow import (
     RegionShaper,
     assign_leftovers,
 )
+from queens_autosolve.solver.propagate import board_of_regions, place, propagate
 from queens_autosolve.solver.puzzle import Cell, Puzzle, Rule, cells_of
 from queens_autosolve.solver.regions import (
     grow_star_regions,
@@ -83,6 +85,7 @@ ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nea
 SEEDINGS = 20  # for k > 1: seed maps drawn until one has no rival (see seed_regions)
 WAYS = 12  # moves break_rival checks per round before taking a random one
 TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
+ANSWER_TRIES = 50  # fresh tries of _answer_by_propagation before giving up
 ONE_AT_A_TIME = Budgets(batch=1)  # every cell checked alone: the benchmark's baseline
 
 
@@ -136,12 +139,7 @@ def generate_puzzle(
     rand = random.Random(seed) if seed is not None else rng
     assert isinstance(rand, random.Random)
     for _ in range(ATTEMPTS):
-        try:
-            queens = random_solution_cells(n, k, rand, rule=rule)
-        except ValueError:
-            raise QueensError(
-                f"--size {n} --stars {k}: could not place a random answer; try a larger size"
-            ) from None
+        queens = random_answer(n, k, rand, rule)
         board = RegionMap(seed_regions(n, queens, k, rand, rule), k, rule, queens, budgets)
         shaper = RegionShaper(board, rand) if k == 1 and n <= SHAPED_MAX else None
         Growth(board, set(queens), rand, shaper).run()
@@ -194,6 +192,40 @@ def _border_move(board: RegionMap, keep: set[Cell], rng: random.Random) -> tuple
         targets = board.bordering_regions(cell)
         if targets and board.can_give_away(cell):
             return cell, rng.choice(targets)
+    return None
+
+
+def random_answer(n: int, k: int, rng: random.Random, rule: Rule = "touch") -> list[Cell]:
+    """k cells per row and column, no two attacking: `random_solution_cells` (row by row), or,
+    when that gives up (from 21x21 with 5 stars it mostly does), `_answer_by_propagation`.
+    Raises QueensError when neither finds one."""
+    try:
+        return random_solution_cells(n, k, rng, rule=rule)
+    except ValueError:
+        pass
+    for _ in range(ANSWER_TRIES):
+        queens = _answer_by_propagation(n, k, rng, rule)
+        if queens is not None:
+            return cells_of(queens, n)
+    raise QueensError(f"--size {n} --stars {k}: could not place a random answer; try a larger size")
+
+
+def _answer_by_propagation(n: int, k: int, rng: random.Random, rule: Rule) -> int | None:
+    """A random answer (queen mask) of the board whose regions are its rows: a queen on a random
+    candidate, propagated, or that candidate ruled out when the queen fails; None at a
+    contradiction. The solver's rules see the 2x2 blocks and bands that row-by-row placement
+    finds only by backtracking."""
+    rows = [((1 << n) - 1) << (r * n) for r in range(n)]
+    board = board_of_regions(n, k, rule, rows)
+    state = propagate(board, (1 << n * n) - 1, 0)
+    while state is not None:
+        cand, queens = state
+        if queens.bit_count() == n * k:
+            return queens
+        low = 1 << rng.choice(list(bits(cand)))
+        child = place(board, cand, queens, low)
+        child = child and propagate(board, child[0], child[1])
+        state = child if child is not None else propagate(board, cand & ~low, queens)
     return None
 
 
