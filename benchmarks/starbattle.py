@@ -45,7 +45,9 @@ LINKEDIN = [SHARED / "levels" / "linkedin-official.txt", SHARED / "levels" / "li
 STAR_SETS = sorted(
     (SHARED / "starbattle").glob("*.txt"), key=lambda p: [int(x) for x in p.stem.split("-")[:2]]
 )
-OUR_SETS = [ROOT / "games" / "stars4-17-hard.txt", ROOT / "games" / "stars4-17-harder.txt"]
+OUR_SETS = [ROOT / "games" / name for name in (
+    "stars4-17-hard.txt", "stars4-17-harder.txt", "stars5-21-hard.txt")
+]
 
 
 @dataclass(frozen=True)
