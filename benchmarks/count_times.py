@@ -4,7 +4,9 @@
 Two figures a puzzle, both CPU seconds (the machine is shared, so wall-clock time says little):
 the search alone (`search(limit=2)` in this process, the best of --repeat runs) and the whole
 command in a process of its own (user + system time of the child: start-up, imports, reading,
-search, printing; one run a puzzle). Run from the project root::
+search, printing; one run a puzzle; its wall time beside it). The packages should be
+byte-compiled first (`python -m compileall queens_autosolve`) where PYTHONDONTWRITEBYTECODE is
+set, or each run compiles them again. Run from the project root::
 
     .venv/bin/python benchmarks/count_times.py games/stars4-17-hard.txt
     .venv/bin/python benchmarks/count_times.py --no-process --repeat 3 games/*.txt
@@ -42,15 +44,18 @@ def search_seconds(puzzle: Puzzle, repeat: int) -> tuple[float, int, int]:
     return best, nodes, count
 
 
-def command_seconds(block: str) -> float:
-    """CPU seconds (user + system) of `solve --count` on one puzzle, in a process of its own."""
+def command_seconds(block: str) -> tuple[float, float]:
+    """CPU seconds (user + system) and wall seconds of `solve --count` on one puzzle, in a process
+    of its own."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as file:
         file.write(block + "\n")
         file.flush()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
         subprocess.run([str(COMMAND), "solve", "--count", file.name], check=True, capture_output=True)
+        wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,10 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.files:
         puzzles = read_puzzles(str(path))
         blocks = path.read_text().strip().split("\n\n")  # one puzzle a block, as read_puzzles reads
-        print(f"\n{path.name}\n  {'puzzle':<22} {'nodes':>6} {'search ms':>10} {'command ms':>11}")
+        print(f"\n{path.name}\n  {'puzzle':<22} {'nodes':>6} {'search ms':>10} {'command CPU ms':>15}"
+              f" {'wall ms':>8}")
         for puzzle, block in zip(puzzles, blocks):
             seconds, nodes, count = search_seconds(puzzle, args.repeat)
-            whole = "" if args.no_process else f"{command_seconds(block) * 1000:11.0f}"
+            cpu, wall = (0.0, 0.0) if args.no_process else command_seconds(block)
+            whole = "" if args.no_process else f"{cpu * 1000:15.0f} {wall * 1000:8.0f}"
             unique = "" if count == 1 else f"  ({count} answers counted)"
             print(f"  {puzzle.name:<22} {nodes:>6} {seconds * 1000:10.1f} {whole}{unique}", flush=True)
     return 0

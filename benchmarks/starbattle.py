@@ -27,16 +27,15 @@ import subprocess
 import sys
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import queens_autosolve.solver.propagate as propagate
 from queens_autosolve.bench import peers
 from queens_autosolve.bench.peers import Answer
 from queens_autosolve.solver.formats import read_puzzles
+from queens_autosolve.solver.propagate import DEFAULT_RULES, RULES_MANY, RuleSet, cut_regions
 from queens_autosolve.solver.puzzle import Puzzle, is_solution
 from queens_autosolve.solver.search import search
 
@@ -46,7 +45,9 @@ LINKEDIN = [SHARED / "levels" / "linkedin-official.txt", SHARED / "levels" / "li
 STAR_SETS = sorted(
     (SHARED / "starbattle").glob("*.txt"), key=lambda p: [int(x) for x in p.stem.split("-")[:2]]
 )
-OUR_SETS = [ROOT / "games" / "stars4-17-hard.txt"]
+OUR_SETS = [ROOT / "games" / name for name in (
+    "stars4-17-hard.txt", "stars4-17-harder.txt", "stars5-21-hard.txt")
+]
 
 
 @dataclass(frozen=True)
@@ -66,44 +67,26 @@ Solver = Callable[[Puzzle], Run]
 # --- our solver and its variants ----------------------------------------------------------------
 
 
-def ours(puzzle: Puzzle) -> Run:
+def ours(puzzle: Puzzle, rules: RuleSet | None = None) -> Run:
     start = time.process_time()
-    result = search(puzzle, limit=2)
+    result = search(puzzle, limit=2) if rules is None else search(puzzle, limit=2, rules=rules)
     seconds = time.process_time() - start
     correct = result.solution is not None and is_solution(puzzle, result.solution)
     return Run(seconds, result.nodes, result.count, correct)
 
 
-@contextmanager
-def rules_without(left_out: str) -> Iterator[None]:
-    """Our solver with one k>1 deduction rule left out."""
-    saved = propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS
-    propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS = (
-        tuple(r for r in rules if r.__name__ != left_out) for rules in saved
-    )
-    try:
-        yield
-    finally:
-        propagate.RULES_MANY, propagate.RULES_WIDE, propagate.RULES_WITH_TRIAL, propagate.RULES_CUTS = saved
-
-
 def ours_without(rule: str) -> Solver:
-    def run(puzzle: Puzzle) -> Run:
-        with rules_without(rule):
-            return ours(puzzle)
-
-    return run
+    """Our solver with one k>1 deduction rule left out."""
+    rules = DEFAULT_RULES.without(rule)
+    return lambda puzzle: ours(puzzle, rules)
 
 
 def ours_with_confine(puzzle: Puzzle) -> Run:
     """Our solver with confine in the search for k >= 3 too (see propagate.RULES_WIDE)."""
-    wide, cuts = propagate.RULES_WIDE, propagate.RULES_CUTS
-    propagate.RULES_WIDE = propagate.RULES_MANY
-    propagate.RULES_CUTS = (*propagate.RULES_MANY, propagate.cut_regions)
-    try:
-        return ours(puzzle)
-    finally:
-        propagate.RULES_WIDE, propagate.RULES_CUTS = wide, cuts
+    return ours(puzzle, WITH_CONFINE)
+
+
+WITH_CONFINE = replace(DEFAULT_RULES, wide=RULES_MANY, cuts=(*RULES_MANY, cut_regions))
 
 
 def ours_with_trials(depth: int) -> Solver:
@@ -288,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.no_baselines:
             solvers |= {"CP-SAT (1 worker)": timed(peers.cp_sat), "SAT (CaDiCaL 1.9.5)": timed(peers.sat)}
         if args.ablate and puzzles[0].k > 1:
-            lean = puzzles[0].k >= propagate.LEAN_FROM_K  # the search runs without confine
+            lean = puzzles[0].k >= DEFAULT_RULES.lean_from_k  # the search runs without confine
             left_out = [rule for rule in ABLATED if not (lean and rule == "confine")]
             solvers |= {f"without {rule}": ours_without(rule) for rule in left_out}
             if lean:

@@ -67,14 +67,17 @@ def test_console_script_runs_as_a_module():
 
 
 def test_a_subcommand_imports_only_its_own_stage():
+    """Solving a text puzzle loads neither the vision stack (numpy, OpenCV) nor the coach: their
+    imports were most of the command's start-up."""
     code = (
         "import sys; from queens_autosolve.autosolve.cli import main; main(['solve', '--count', "
         "'https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk']); "
-        "print('cv2' in sys.modules, 'queens_autosolve.twoplayer' in sys.modules)"
+        "print(*(name in sys.modules for name in ('cv2', 'numpy', 'queens_autosolve.twoplayer', "
+        "'queens_autosolve.solver.coach')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "False False"
+    assert done.stdout.splitlines()[-1] == "False False False False"
 
 
 def test_the_demo_refuses_a_size_the_screen_reader_cannot_read_before_numpy_loads():

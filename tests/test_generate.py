@@ -27,6 +27,7 @@ from queens_autosolve.solver.grow import UNKNOWN, Budgets, Growth, RegionMap
 from queens_autosolve.solver.puzzle import Puzzle, cells_of, is_solution, mask_of
 from queens_autosolve.solver.regions import grow_star_regions, is_connected, random_solution_cells
 from queens_autosolve.solver.search import search
+from tests.checks import present
 from tests.environment import GAMES
 
 FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -232,8 +233,8 @@ def test_games_folder_has_puzzles_of_every_promised_kind():
 def test_every_game_file_parses_and_each_puzzle_has_one_solution(path):
     for puzzle in read_puzzles(str(path)):
         assert all(is_connected(cells) for cells in region_cells(puzzle))
-        if path.name == "stars4-17-hard.txt":
-            continue  # its one answer each: test_solver_stars proves them (4 s, not twice)
+        if path.name in ("stars4-17-hard.txt", "stars4-17-harder.txt"):
+            continue  # their one answer each: test_solver_stars proves them (seconds, not twice)
         if puzzle.n <= 8 or (puzzle.k == 1 and puzzle.n <= 10):
             count, _ = baseline.count_solutions(puzzle, limit=2)  # independent of the generator
         else:  # the solver, itself checked against brute force (above and in test_solver.py)
@@ -302,3 +303,59 @@ def test_cli_hard_keeps_count_of_the_candidates(capsys):
 def test_cli_hard_needs_at_least_count_candidates(capsys):
     assert main(["generate", "-n", "8", "--hard", "--count", "3", "--candidates", "2"]) == 2
     assert "--candidates 2" in capsys.readouterr().err
+
+
+def test_a_seed_that_fails_is_skipped_and_reported_and_the_run_goes_on(monkeypatch, capsys):
+    made = generate_module.generate_puzzle
+
+    def failing_on_four(n, k=1, **kwargs):
+        if kwargs["rng"] == 4:
+            raise QueensError("no unique puzzle after 20 attempts; try another seed")
+        return made(n, k, **kwargs)
+
+    monkeypatch.setattr(generate_module, "generate_puzzle", failing_on_four)
+    skipped: list[tuple[int, str]] = []
+    kept = generate_hard(8, 2, range(3, 7), 2, skipped=skipped)
+    assert [seed for seed, _ in skipped] == [4] and len(kept) == 2
+    assert "4" not in [p.meta["seed"] for p in kept]
+    with pytest.raises(QueensError):
+        generate_module.generate_many(8, 2, range(3, 6))  # without `skipped`, as before
+    assert main(["generate", "-n", "8", "-k", "2", "--hard", "--count", "2", "--candidates", "4",
+                 "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    assert len(parse_puzzles(captured.out)) == 2
+    assert "seed 4 skipped: no unique puzzle" in captured.err and "1 of 4 candidates skipped" in captured.err
+
+
+def test_hardening_keeps_the_answer_unique_and_costs_the_search_no_fewer_nodes():
+    plain = generate_puzzle(10, 2, rng=11)
+    hardened = generate_puzzle(10, 2, rng=11, harden_tries=40)
+    result = search(hardened, limit=2)
+    assert result.count == 1 and result.solution == search(plain, limit=2).solution
+    assert result.nodes >= search(plain, limit=2).nodes
+    assert hardened.regions != plain.regions  # some of the 40 moves were kept
+    assert all(is_connected(cells) for cells in region_cells(hardened))
+    assert hardened.meta["harden"] == "40"
+    assert format_puzzle(generate_puzzle(10, 2, rng=11, harden_tries=40)) == format_puzzle(hardened)
+
+
+def test_cli_harden_writes_what_the_api_makes(capsys):
+    assert main(["generate", "-n", "8", "-k", "2", "-s", "5", "--harden", "10"]) == 0
+    assert capsys.readouterr().out == format_puzzle(generate_puzzle(8, 2, rng=5, harden_tries=10))
+    assert main(["generate", "-n", "8", "--harden", "-1"]) == 2
+
+
+def test_a_random_answer_where_row_by_row_placement_gives_up():
+    # 21x21 with 5 stars: row-by-row placement gives up on most seeds (2002 among them); the
+    # answer then comes from propagation on the board whose regions are its rows
+    with pytest.raises(ValueError, match="could not place 5 non-attacking queens"):
+        random_solution_cells(21, 5, random.Random(0), tries=5)
+    queens = generate_module.random_answer(21, 5, random.Random(2002))
+    rows = [r for r, _ in queens]
+    cols = [c for _, c in queens]
+    assert all(rows.count(i) == 5 and cols.count(i) == 5 for i in range(21))
+    apart = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) for i, a in enumerate(queens) for b in queens[i + 1:]]
+    assert min(apart) > 1  # no two touch
+    puzzle = generate_puzzle(21, 5, rng=2002)
+    result = search(puzzle, limit=2)
+    assert result.count == 1 and is_solution(puzzle, present(result.solution))

@@ -8,6 +8,7 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import queens_autosolve.solver.branching as branching
-import queens_autosolve.solver.propagate as propagate_module
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
 from queens_autosolve.solver import explain, search
 from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
@@ -24,6 +24,8 @@ from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.patterns import band_pairs
 from queens_autosolve.solver.propagate import (
+    DEFAULT_RULES,
+    RULES_CUTS,
     StepKind,
     board_of,
     place,
@@ -54,6 +56,7 @@ STALLS = Puzzle.from_rows(
     k=2,
 )
 HARD_SET = GAMES / "stars4-17-hard.txt"
+HARDER_SET = GAMES / "stars4-17-harder.txt"
 # `solver.search` is also the name of the function
 SEARCH_MODULE: Any = sys.modules["queens_autosolve.solver.search"]
 
@@ -171,6 +174,21 @@ def test_each_puzzle_of_the_hard_set_has_one_answer(index):
     assert is_solution(puzzle, present(result.solution))
 
 
+def test_harder_set_takes_the_search_more_nodes_than_the_hard_set_does():
+    """games/stars4-17-harder.txt (hardened maps: generate --harden) is what its README says: ten
+    or more 17x17 4-star puzzles with one answer each, every one costing more search nodes than
+    the median puzzle of games/stars4-17-hard.txt."""
+    harder = read_puzzles(str(HARDER_SET))
+    hard_nodes = sorted(search(puzzle, limit=2).nodes for puzzle in read_puzzles(str(HARD_SET)))
+    median = hard_nodes[len(hard_nodes) // 2]
+    assert len(harder) >= 10
+    for puzzle in harder:
+        assert (puzzle.n, puzzle.k) == (17, 4) and "harden" in puzzle.meta
+        result = search(puzzle, limit=2)
+        assert result.count == 1 and is_solution(puzzle, present(result.solution)), puzzle.name
+        assert result.nodes > median, puzzle.name
+
+
 # --- the block covers and the rules' memory of their last call (issue 12, speed) ----------------
 
 
@@ -261,14 +279,7 @@ def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_st
 
         return run
 
-    saved = propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS
-    propagate_module.RULES_MANY = tuple(checked(rule) for rule in saved[0])
-    propagate_module.RULES_WIDE = tuple(checked(rule) for rule in saved[1])
-    propagate_module.RULES_CUTS = tuple(checked(rule) for rule in saved[2])
-    try:
-        result = search(puzzle, limit=2)
-    finally:
-        propagate_module.RULES_MANY, propagate_module.RULES_WIDE, propagate_module.RULES_CUTS = saved
+    result = search(puzzle, limit=2, rules=DEFAULT_RULES.each(lambda rules: tuple(map(checked, rules))))
     assert (result.count, result.solution) == (expected.count, expected.solution)
     assert len(calls) > 100
     for out, fresh in calls:
@@ -491,10 +502,9 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
                 finds.append(state)
         return state
 
-    spied = tuple(spy if rule is cut_regions else rule for rule in propagate_module.RULES_CUTS)
-    monkeypatch.setattr(propagate_module, "RULES_CUTS", spied)
+    spied = replace(DEFAULT_RULES, cuts=tuple(spy if rule is cut_regions else rule for rule in RULES_CUTS))
     monkeypatch.setattr(SEARCH_MODULE, "TRIAL_DEPTH", -1)  # no trials below the root
-    result = search(puzzle, limit=2)
+    result = search(puzzle, limit=2, rules=spied)
     assert result.count == 1 and is_solution(puzzle, present(result.solution))
     assert finds
 
@@ -530,15 +540,25 @@ def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkey
     assert probed.nodes < plain.nodes  # counting the probes and the search that gave up
 
 
+def test_a_big_probed_search_probes_the_root_branches_and_takes_fewer_nodes(monkeypatch):
+    (puzzle,) = [p for p in read_puzzles(str(HARDER_SET)) if p.name == "gen-n17-k4-s1011"]  # the biggest tree
+    probed = search(puzzle, limit=2)
+    monkeypatch.setattr(SEARCH_MODULE, "PROBE_BRANCHES_AFTER", 1 << 30)
+    plain = search(puzzle, limit=2)
+    assert probed.count == plain.count == 1 and probed.solution == plain.solution
+    assert probed.nodes < plain.nodes  # counting every probe
+
+
 @contextmanager
 def probing_at_once() -> Iterator[None]:
-    """Probing from two stars up, after the first node: exercised on small boards."""
-    saved = SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER
-    SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = 2, 1
+    """Probing from two stars up, after the first node, and the root's branches probed at once:
+    exercised on small boards."""
+    saved = SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER
+    SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER = 2, 1, 0
     try:
         yield
     finally:
-        SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER = saved
+        SEARCH_MODULE.PROBE_FROM_K, SEARCH_MODULE.PROBE_AFTER, SEARCH_MODULE.PROBE_BRANCHES_AFTER = saved
 
 
 @settings(max_examples=40, deadline=None)
@@ -554,3 +574,13 @@ def test_probing_agrees_with_brute_force_on_grown_regions(seed):
     puzzle = grown_two_star_puzzle(seed)
     with probing_at_once():
         assert search(puzzle, limit=3).count == baseline_count(puzzle, 3)[0]
+
+
+def test_a_rule_set_passed_in_changes_that_search_only():
+    puzzle = read_puzzles(str(HARD_SET))[2] if HARD_SET.exists() else STALLS
+    usual = search(puzzle, limit=2)
+    without = search(puzzle, limit=2, rules=DEFAULT_RULES.without("count_blocks"))
+    assert "count_blocks" not in [rule.__name__ for rule in DEFAULT_RULES.without("count_blocks").for_k(4)]
+    assert without.count == usual.count == 1 and without.solution == usual.solution
+    assert without.nodes > usual.nodes  # count_blocks is the rule the big boards live on
+    assert search(puzzle, limit=2) == usual  # the default rules are untouched

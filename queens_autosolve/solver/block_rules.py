@@ -188,8 +188,8 @@ def _band_settles(
     """What the covers of the band of lines a and a+1 settle (see block_settles), its live
     positions across being `band` and its live cells those of `live`; (0, 0) when more than 2k
     queens fit. `spreads` is `_band_spreads` for the board. Worked out for all the blocks of a
-    cover at once (`_cover_settles`) when queens touch as kings do, else block by block (the
-    faster way where both work: docs/notes.md)."""
+    cover at once (`_cover_settles`) when queens touch as kings do (faster: docs/solver.md),
+    else block by block."""
     n = board.n
     if board.puzzle.rule != "touch":
         return _band_settles_by_block(board, band, a, horizontal, live)

@@ -131,7 +131,7 @@ class Memo:
         """Take the rules back to `calls` (from `last_calls`). The search does this before each
         branch of a node: the branch's state lies within the node's, so the rules look again only
         at what the branch changed, instead of at every unit because the state is not within the
-        last branch's leaf (docs/notes.md: what it saves)."""
+        last branch's leaf (figures: docs/solver.md)."""
         self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen = calls
 
 

@@ -7,19 +7,8 @@ one queen in each 2x2 block of that greedy cover: a block holds one queen at mos
 candidate of such a block in turn, and ruling it out once its branch is done, covers every answer
 once, as branching on a unit does; a block of 2 candidates is a yes/no branch.
 
-Measured (nodes to solve and prove unique, mean/max; before: always the tightest unit): 17-4-sample
-604/2339 -> 608/1974, games/stars4-17-hard 987/2474 -> 834/2199; the 21-5 and 25-6 samples barely
-search either way. Choosing per node costs about 3 us (most nodes have a unit of 2 branches or
-fewer and look no further). Taken as soon as it gives fewer branches than the unit, a block was
-worse at the top (also counting a line's pairs of cells, 17-4 452/1714 but the hard set 839/3168).
-MARGIN 2: 627/2105, 778/2173; 4: 613/1976, 856/2217. A line's pairs of cells (a line that fits
-exactly its need) change nothing beside the bands, nor alone; the regions' 2x2 covers (those with
-exactly as many blocks as the region needs) do worse, alone (17-4 572/2229, hard set 1062/3057) or
-beside the bands (622/1981, 994/2593).
-
-Since the search counts cuts (cut_rules.cut_regions), MARGIN 1 pays (issue 12, same process,
-interleaved; nodes mean/max): 17-4-sample 230/709 (MARGIN 3) -> 167/515, the hard set 405/1293
--> 390/1244 (MARGIN 2: 249/716, 390/1270).
+Block branching takes fewer nodes on the 17x17 sets than the tightest unit alone; the regions'
+2x2 covers, a line's pairs of cells and other margins did worse (figures: docs/solver.md).
 """
 
 from __future__ import annotations
@@ -27,10 +16,10 @@ from __future__ import annotations
 from queens_autosolve.solver.board import Board, transpose
 from queens_autosolve.solver.patterns import greedy_count
 
-# Block branching runs from this many stars per unit (the sets with fewer were not measured with it).
+# Block branching runs from this many stars per unit (the sets with fewer were not tried with it).
 BLOCK_FROM_K = 4
 # A block is taken over the tightest unit when it has at least this many fewer candidates than
-# the unit has branches (candidates minus need, plus one); 1: fewer branches (see above).
+# the unit has branches (candidates minus need, plus one); 1: fewer branches.
 MARGIN = 1
 
 

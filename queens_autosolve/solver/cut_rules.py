@@ -22,7 +22,7 @@ from queens_autosolve.solver.unit_rules import region_spans
 from queens_autosolve.solver.wording import Describe, contradiction, cut_side_text, group_empty_step
 
 # A group is counted when it holds at most this many units' worth of queens (the lines on its
-# side beyond the regions wholly there): more finds no fewer nodes (docs/notes.md).
+# side beyond the regions wholly there): more found no fewer nodes (docs/solver.md).
 MAX_SPARE = 3
 # A block holds 4 cells at most, so a group with more live cells than this many per queen it
 # holds has more blocks than queens.

@@ -37,6 +37,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import islice
 
+from queens_autosolve.solver.board import bits
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.grow import (
     BUDGETS,
@@ -48,6 +49,7 @@ from queens_autosolve.solver.grow import (
     RegionShaper,
     assign_leftovers,
 )
+from queens_autosolve.solver.propagate import board_of_regions, place, propagate
 from queens_autosolve.solver.puzzle import Cell, Puzzle, Rule, cells_of
 from queens_autosolve.solver.regions import (
     grow_star_regions,
@@ -68,6 +70,7 @@ __all__ = [
     "generate_hard",
     "generate_many",
     "generate_puzzle",
+    "harden",
     "hardest",
     "make_unique",
     "puzzle_name",
@@ -80,6 +83,7 @@ ATTEMPTS = 20  # fresh answers tried before giving up (in practice the first nea
 SEEDINGS = 20  # for k > 1: seed maps drawn until one has no rival (see seed_regions)
 WAYS = 12  # moves break_rival checks per round before taking a random one
 TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
+ANSWER_TRIES = 50  # fresh tries of _answer_by_propagation before giving up
 ONE_AT_A_TIME = Budgets(batch=1)  # every cell checked alone: the benchmark's baseline
 
 
@@ -117,25 +121,23 @@ def puzzle_name(n: int, k: int, seed: int) -> str:
 
 
 def generate_puzzle(
-    n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch", budgets: Budgets = BUDGETS
+    n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch", budgets: Budgets = BUDGETS,
+    harden_tries: int = 0,
 ) -> Puzzle:
     """A random n x n puzzle with k queens per unit and exactly one solution.
 
     `rng` is a seed (the puzzle is then named ``gen-n{n}-k{k}-s{seed}`` with ``seed`` in its
     meta) or a Random to draw from (named ``gen-n{n}-k{k}``). Only that randomness is used.
-    Raises QueensError when the size cannot hold a puzzle (see `check_size`).
+    With `harden_tries`, the finished map then takes up to that many `harden` moves (its meta
+    says how many were tried, so the puzzle can be made again). Raises QueensError when the size
+    cannot hold a puzzle (see `check_size`).
     """
     check_size(n, k, rule)
     seed = rng if isinstance(rng, int) else None
     rand = random.Random(seed) if seed is not None else rng
     assert isinstance(rand, random.Random)
     for _ in range(ATTEMPTS):
-        try:
-            queens = random_solution_cells(n, k, rand, rule=rule)
-        except ValueError:
-            raise QueensError(
-                f"--size {n} --stars {k}: could not place a random answer; try a larger size"
-            ) from None
+        queens = random_answer(n, k, rand, rule)
         board = RegionMap(seed_regions(n, queens, k, rand, rule), k, rule, queens, budgets)
         shaper = RegionShaper(board, rand) if k == 1 and n <= SHAPED_MAX else None
         Growth(board, set(queens), rand, shaper).run()
@@ -146,9 +148,83 @@ def generate_puzzle(
         raise QueensError(
             f"--size {n} --stars {k}: no unique puzzle after {ATTEMPTS} attempts; try another seed"
         )
+    if harden_tries:
+        harden(board, queens, rand, harden_tries)
     name = puzzle_name(n, k, seed) if seed is not None else f"gen-n{n}-k{k}"
     meta = {"seed": str(seed)} if seed is not None else {}
+    if harden_tries:
+        meta["harden"] = str(harden_tries)
     return board.puzzle(name=name, meta=meta)
+
+
+def harden(board: RegionMap, intended: Sequence[Cell], rng: random.Random, tries: int) -> int:
+    """Make a finished map harder: up to `tries` random border moves (never of an intended
+    queen's cell), each kept when `intended` stays the only answer and the search takes no
+    fewer nodes (`search(limit=2).nodes`); returns the nodes of the map left.
+
+    The grown maps are easy because growth keeps them settled by propagation (step 2 of the
+    module docstring): a border move undoes that here and there, and the search judges it."""
+    keep = set(intended)
+    nodes = search(board.puzzle(), limit=2).nodes
+    for _ in range(tries):
+        move = _border_move(board, keep, rng)
+        if move is None:
+            break
+        cell, region = move
+        old = board.region_at(cell)
+        board.move(cell, region)
+        result = search(board.puzzle(), limit=2)
+        if result.count == 1 and result.nodes >= nodes:
+            nodes = result.nodes
+        else:
+            board.move(cell, old)
+    return nodes
+
+
+def _border_move(board: RegionMap, keep: set[Cell], rng: random.Random) -> tuple[Cell, int] | None:
+    """A random cell (not in `keep`) that its region can give away, and a neighbouring region
+    to give it to; None when no cell can move."""
+    cells = [(r, c) for r in range(board.n) for c in range(board.n) if (r, c) not in keep]
+    rng.shuffle(cells)
+    for cell in cells:
+        targets = board.bordering_regions(cell)
+        if targets and board.can_give_away(cell):
+            return cell, rng.choice(targets)
+    return None
+
+
+def random_answer(n: int, k: int, rng: random.Random, rule: Rule = "touch") -> list[Cell]:
+    """k cells per row and column, no two attacking: `random_solution_cells` (row by row), or,
+    when that gives up (from 21x21 with 5 stars it mostly does), `_answer_by_propagation`.
+    Raises QueensError when neither finds one."""
+    try:
+        return random_solution_cells(n, k, rng, rule=rule)
+    except ValueError:
+        pass
+    for _ in range(ANSWER_TRIES):
+        queens = _answer_by_propagation(n, k, rng, rule)
+        if queens is not None:
+            return cells_of(queens, n)
+    raise QueensError(f"--size {n} --stars {k}: could not place a random answer; try a larger size")
+
+
+def _answer_by_propagation(n: int, k: int, rng: random.Random, rule: Rule) -> int | None:
+    """A random answer (queen mask) of the board whose regions are its rows: a queen on a random
+    candidate, propagated, or that candidate ruled out when the queen fails; None at a
+    contradiction. The solver's rules see the 2x2 blocks and bands that row-by-row placement
+    finds only by backtracking."""
+    rows = [((1 << n) - 1) << (r * n) for r in range(n)]
+    board = board_of_regions(n, k, rule, rows)
+    state = propagate(board, (1 << n * n) - 1, 0)
+    while state is not None:
+        cand, queens = state
+        if queens.bit_count() == n * k:
+            return queens
+        low = 1 << rng.choice(list(bits(cand)))
+        child = place(board, cand, queens, low)
+        child = child and propagate(board, child[0], child[1])
+        state = child if child is not None else propagate(board, cand & ~low, queens)
+    return None
 
 
 def seed_regions(
@@ -301,12 +377,21 @@ def generate_many(
     rule: Rule = "touch",
     progress: Callable[[Puzzle], None] | None = None,
     budgets: Budgets = BUDGETS,
+    harden_tries: int = 0,
+    skipped: list[tuple[int, str]] | None = None,
 ) -> list[Puzzle]:
     """One puzzle per seed (so each can be remade alone from its name); `progress` is called
-    after each one."""
+    after each one. A seed no puzzle can be made from raises QueensError, or, when `skipped` is
+    given, goes there with the reason and the run goes on."""
     puzzles = []
     for seed in seeds:
-        puzzle = generate_puzzle(n, k, rng=seed, rule=rule, budgets=budgets)
+        try:
+            puzzle = generate_puzzle(n, k, rng=seed, rule=rule, budgets=budgets, harden_tries=harden_tries)
+        except QueensError as error:
+            if skipped is None:
+                raise
+            skipped.append((seed, str(error)))
+            continue
         puzzles.append(puzzle)
         if progress is not None:
             progress(puzzle)
@@ -322,8 +407,11 @@ def generate_hard(
     rule: Rule = "touch",
     progress: Callable[[Puzzle], None] | None = None,
     budgets: Budgets = BUDGETS,
+    harden_tries: int = 0,
+    skipped: list[tuple[int, str]] | None = None,
 ) -> list[Puzzle]:
-    """The `keep` hardest of the puzzles made from `seeds` (one candidate each), in seed order.
+    """The `keep` hardest of the puzzles made from `seeds` (one candidate each), in seed order;
+    `harden_tries` and `skipped` as for `generate_many`.
 
     Hardest means the most search nodes our solver takes to find the answer and prove it unique
     (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so keeping the
@@ -331,7 +419,9 @@ def generate_hard(
     the lower seed. Each puzzle keeps its own seed's name, so it can be made again alone without
     `--hard`. `progress` is called after each candidate.
     """
-    candidates = generate_many(n, k, seeds, rule=rule, progress=progress, budgets=budgets)
+    candidates = generate_many(
+        n, k, seeds, rule=rule, progress=progress, budgets=budgets, harden_tries=harden_tries, skipped=skipped
+    )
     return hardest(candidates, keep)
 
 

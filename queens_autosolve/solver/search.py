@@ -13,7 +13,11 @@ which breaks ties between equally tight units; and at each node what the rules' 
 
 For k >= 4 a search that does not finish within a few nodes starts again from a root probed
 cell by cell (`probe`: a candidate whose queen propagates to a contradiction goes): on the hard
-17x17 boards that takes the worst cases' nodes down by a third to a fiftieth.
+17x17 boards that takes the worst cases' nodes down by a third to a fiftieth. When that search
+still grows big, each root branch is probed in turn too.
+
+The rules every node runs are a `RuleSet` (solver/propagate.py), passed in; the figures behind
+the search's choices are in docs/solver.md.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from dataclasses import dataclass, replace
 from queens_autosolve.solver.board import bits
 from queens_autosolve.solver.branching import block_branch
 from queens_autosolve.solver.propagate import (
+    DEFAULT_RULES,
     Board,
+    RuleSet,
     State,
     Step,
     StepKind,
@@ -31,7 +37,6 @@ from queens_autosolve.solver.propagate import (
     fixed_point,
     place,
     propagate,
-    rules_for,
 )
 from queens_autosolve.solver.puzzle import Puzzle, Solution, cell_name, cells_of, mask_of
 from queens_autosolve.solver.wording import band_text
@@ -63,44 +68,47 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
     return search(puzzle, limit=limit).count
 
 
-def search(puzzle: Puzzle, limit: int = 2) -> SearchResult:
+def search(puzzle: Puzzle, limit: int = 2, *, rules: RuleSet = DEFAULT_RULES) -> SearchResult:
     """Find up to `limit` answers; the result holds the first, the count and the node count.
+    `rules`: the deductions propagation runs (a benchmark's ablation passes others).
 
     `puzzle` must be valid (`Puzzle.validate`, which `solver.formats` runs on everything it reads).
     """
     board = board_of(puzzle)
     probing = board.k >= PROBE_FROM_K
-    tally = _Tally(len(board.units), limit, budget=PROBE_AFTER if probing else None, trial_depth=TRIAL_DEPTH)
+    budget = PROBE_AFTER if probing else None
+    tally = _Tally(len(board.units), limit, budget=budget, trial_depth=TRIAL_DEPTH, rules=rules)
     start = _start(board)
     if start is not None and limit > 0:
         _explore(board, start[0], start[1], tally, None, 0)
         if probing and tally.count < limit and tally.nodes >= tally.budget:
-            tally = _search_probed(board, start, limit, tally.nodes)
+            tally = _search_probed(board, start, limit, tally.nodes, rules)
     solution = Solution.of(cells_of(tally.first, board.n)) if tally.count else None
     return SearchResult(solution, tally.count, tally.nodes)
 
 
-def _search_probed(board: Board, start: State, limit: int, spent: int) -> _Tally:
+def _search_probed(board: Board, start: State, limit: int, spent: int, rules: RuleSet) -> _Tally:
     """The search again from the start, its root first propagated and then probed (`probe`);
     the tally counts the `spent` nodes of the search that gave up, and a node a probe."""
-    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH)
+    tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH, rules=rules)
+    tally.probe_branches = True
     tally.nodes = spent + 1
     board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
-    root = propagate(board, start[0], start[1])
+    root = propagate(board, start[0], start[1], rules=rules)
     if root is not None:
-        root, probes = probe(board, root[0], root[1])
+        root, probes = probe(board, root[0], root[1], rules)
         tally.nodes += probes
     if root is not None:
         _explore(board, root[0], root[1], tally, None, 0)
     return tally
 
 
-def probe(board: Board, cand: int, queens: int) -> tuple[State | None, int]:
+def probe(board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES) -> tuple[State | None, int]:
     """Failed-literal probing: put a queen on each candidate in turn and propagate; a candidate
     whose queen leads to a contradiction can hold none, so it goes (and the state is propagated
     again before the next probe). One pass over the candidates; returns the state (None: a
     contradiction) and how many probes it took."""
-    rules = rules_for(board.k, search=True)
+    used = rules.for_k(board.k, search=True)
     probes = 0
     calls = board.memo.last_calls()  # each probe starts the rules from the probed state
     for low in _cells(cand):
@@ -109,10 +117,10 @@ def probe(board: Board, cand: int, queens: int) -> tuple[State | None, int]:
         probes += 1
         board.memo.resume(calls)
         state = place(board, cand, queens, low)
-        if state is not None and fixed_point(board, state[0], state[1], rules) is not None:
+        if state is not None and fixed_point(board, state[0], state[1], used) is not None:
             continue
         board.memo.resume(calls)
-        state = propagate(board, cand & ~low, queens)
+        state = propagate(board, cand & ~low, queens, rules=rules)
         if state is None:
             return None, probes
         cand, queens = state
@@ -166,48 +174,31 @@ def explain(puzzle: Puzzle) -> list[Step]:
     return log
 
 
-# Depths at which propagation runs the bounded `trial` rule (k>1). The search runs it nowhere.
-# Measured in two runs (benchmarks/starbattle.py --trials, first 200 of each shared k>1 set and
-# games/stars4-17-hard; mean time against the search without trials): at the root, trials take
-# nodes down (14-3-hard 1.6 -> 1.0 a puzzle, 10-2-expert 13.5 -> 11.5) but time up (1.19-1.24x,
-# 1.17-1.19x; 11-2-hard 1.23-1.29x, 21-5 1.18-1.21x), and the 17x17 sets barely move (17-4 0.90-
-# 0.94x, the hard set 0.97-1.03x, same nodes). At every node they cut the nodes (17-4 506 -> 294,
-# hard set 864 -> 528, 10-2 13.5 -> 6.6) at 1.28-1.65x the time. A branch is itself a trial that
-# recurses, and a cheaper one. `explain` runs trials at the root: there one step a person can
-# check replaces a guess.
-# Also tried for issue 12 (same process, interleaved; nodes mean/max): at the root, choosing the
-# unit by trying every candidate of every open unit (fewest candidates left over its options,
-# failed cells removed) took games/stars4-17-hard from 834/2199 nodes to 185/1915, and down to
-# depth 2 to a handful, but the trials cost more than the nodes saved (hard set mean 264 -> 335
-# ms at the root only) and 17-4-sample's worst puzzle kept its 1,974 nodes: there even the best
-# root unit, found by forcing each in turn, leaves 1,559.
+# Depths at which propagation runs `trial` (k>1): the search, nowhere (it costs more time than
+# the nodes it saves); `explain`, at the root (one step a reader can check replaces a guess).
 TRIAL_DEPTH = -1
 EXPLAIN_TRIAL_DEPTH = 0
 
-# Failed-literal probing at the root (`probe`), for k >= PROBE_FROM_K: a search that has not
-# finished within PROBE_AFTER nodes starts again from a probed root (issue 34). Measured with
-# benchmarks/starbattle.py --before fadd280 (one process, interleaved; CPU ms mean/max, nodes
-# mean/max counting the probes and the search that gave up): games/stars4-17-hard 212/679 ->
-# 160/356 ms, 390/1244 -> 305/700 nodes (CaDiCaL 342/545 ms); 17-4-sample 108/312 -> 170/387 ms,
-# 167/515 -> 306/788 nodes (CaDiCaL 351/549): its trees of 73-109 nodes pay ~280 probes, and its
-# worst (515 nodes) loses only one cell to them. Other budgets (nodes before probing; the two 17x17
-# sets, two runs): at once 152/384 ms over both, 60 173-178/429-465 (hard set), 120 188-216/394-561,
-# 250 203-235/460-671. Also tried: two passes (404/1099 nodes), only cells in units with little
-# slack (the cells whose probes fail lie in roomy units: hard set 206/650 ms), tightest units
-# first or stopping after 40-80 quiet probes (within the noise, or worse), the trial's reach per
-# unit over the probes (no cell more), fewer rules a probe (fewer failures: 1,142 nodes max).
-# Not below k = 4: 14-3-hard within the noise, 10-2-expert 4.8 -> 5.4-8.1 ms mean.
+# Failed-literal probing at the root (`probe`) from k = PROBE_FROM_K (below, it saves no time), once
+# the search has not finished within PROBE_AFTER nodes (small trees do not pay for ~280 probes).
 PROBE_FROM_K = 4
 PROBE_AFTER = 20
+# A probed search that has grown to PROBE_BRANCHES_AFTER nodes (probes included) probes each root
+# branch it enters from then on: trees that big pay for it, the smaller ones never start it.
+PROBE_BRANCHES_AFTER = 500
 
 
 class _Tally:
     """Counters shared by every node of one search."""
 
-    __slots__ = ("limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights")
+    __slots__ = (
+        "limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights", "rules",
+        "probe_branches",
+    )
 
     def __init__(
-        self, units: int, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1
+        self, units: int, limit: int, skip: int = -1, budget: int | None = None, trial_depth: int = -1,
+        rules: RuleSet = DEFAULT_RULES,
     ) -> None:
         self.limit = limit
         self.skip = skip  # an answer (queen mask) not to count
@@ -218,6 +209,8 @@ class _Tally:
         self.trial_depth = trial_depth  # nodes this deep or shallower run `trial`
         # weights[u]: how many contradictions the search met in unit u (see _weigh_failure)
         self.weights = [0] * units
+        self.rules = rules  # what propagation runs at every node
+        self.probe_branches = False  # probe the root's branches once the tree is big (see _explore)
 
 
 def _start(board: Board) -> tuple[int, int] | None:
@@ -231,13 +224,19 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         return
     tally.nodes += 1
     mark = len(log) if log is not None else 0
-    state = propagate(board, cand, queens, log, trials=depth <= tally.trial_depth)
+    state = propagate(board, cand, queens, log, trials=depth <= tally.trial_depth, rules=tally.rules)
     if log is not None and depth:
         log[mark:] = [replace(step, depth=depth) for step in log[mark:]]
     if state is None:
         _weigh_failure(board, tally.weights)
         return
     cand, queens = state
+    if depth == 1 and tally.probe_branches:
+        state = _probed_branch(board, cand, queens, tally)
+        if state is None:
+            _weigh_failure(board, tally.weights)
+            return
+        cand, queens = state
     if queens.bit_count() == board.total:
         if queens == tally.skip:
             return
@@ -275,6 +274,16 @@ def _explore(board: Board, cand: int, queens: int, tally: _Tally, log: list[Step
         options ^= low
 
 
+def _probed_branch(board: Board, cand: int, queens: int, tally: _Tally) -> State | None:
+    """A root branch's state, probed (`probe`) once the search has PROBE_BRANCHES_AFTER nodes
+    (the probes count as nodes); None when probing finds a contradiction."""
+    if tally.nodes < PROBE_BRANCHES_AFTER or queens.bit_count() == board.total:
+        return cand, queens
+    state, probes = probe(board, cand, queens, tally.rules)
+    tally.nodes += probes
+    return state
+
+
 def _branch_order(board: Board, cand: int, options: int) -> list[int]:
     """The cells of `options` (one bit each) in the order to try them. For k>1, the cells that
     take the most candidates first: measured, that gives about 5% fewer nodes, as the later
@@ -294,17 +303,7 @@ def _tightest_unit(board: Board, cand: int, queens: int, weights: list[int]) -> 
     """The open unit with the fewest candidates to spare (candidates minus queens still needed),
     and its need; the fewer the branches, the smaller the tree. On a tie, the unit the search
     has met the most contradictions in (`weights`, see _weigh_failure), then the first."""
-    # Measured against other choices (mean/max nodes to solve and prove unique; 17-4-sample,
-    # first 400 of 10-2-expert, 11-2-hard): the first tightest unit 506/2111, 15.4/86, 3.7/14.
-    # Fewest candidates per queen needed (the ratio) 710/2703, 16.1/94, 3.7/14; fewest ways to
-    # place the need (binomial) 541/2038, 15.0/176, 11.5/162; ties to the smaller need 519/2203,
-    # 15.2/95, 4.3/26; regions first on ties 510/2091, 15.0/87, 4.5/24; a yes/no branch on one
-    # cell of this unit 547/2261, 16.3/93, 4.0/17.
-    # Ties to the unit with the most contradictions (issue 12; nodes mean/max, 17-4-sample and
-    # games/stars4-17-hard, with block branching): 608/1974, 834/2199 -> 559/1861, 811/2031; the
-    # 9-2 .. 25-6 sets within 2% either way. Weighing the slack by the contradictions instead
-    # ((slack + 1) / weight, dom/wdeg) lost on 17-4 (1054/4585), and softer mixes (the square root
-    # or fourth root of the weight) lost on one set or the other.
+    # Every other choice measured (ratio, binomial, dom/wdeg...) took more nodes on some set.
     k = board.k
     best, best_need, best_slack, best_weight = -1, 0, 1 << 30, -1
     for u, unit in enumerate(board.units):

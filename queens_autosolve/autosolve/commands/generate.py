@@ -3,7 +3,9 @@
 Puzzle i of a run uses seed S+i and is named ``gen-n{N}-k{K}-s{S+i}``, so any single puzzle can
 be made again on its own with ``--seed S+i --count 1``. With ``--hard`` it makes ``--candidates``
 puzzles that way and keeps the ``--count`` our solver needs the most search nodes for (each still
-named after its own seed).
+named after its own seed); a candidate seed no puzzle can be made from is reported and skipped.
+``--harden T`` gives each finished map up to T border moves that keep its answer unique and make
+the search work harder (`solver.generate.harden`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "take the solver the most search nodes")
     parser.add_argument("--candidates", type=int, default=None, metavar="M",
                         help="with --hard: how many puzzles to make and choose from (default 4 x --count)")
+    parser.add_argument("--harden", type=int, default=0, metavar="T",
+                        help="give each map up to T random border moves, each kept when the answer "
+                        "stays unique and the solver needs no fewer search nodes (hard Star Battle "
+                        "maps; the header records T so the puzzle can be made again)")
     parser.add_argument("--difficulty", choices=[d.value for d in Difficulty], default=None,
                         help="keep only puzzles of this grade (easy: singles and one unit confined; "
                         "medium: several units confined together, or k>1 block rules; hard: needs a "
@@ -90,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
         raise QueensError("--hard and --difficulty choose puzzles in two different ways: use one")
     if args.hard:
         _check_candidates(args)
+    if args.harden < 0:
+        raise QueensError(f"--harden {args.harden}: give a number of moves, 0 or more")
+    if args.harden and args.difficulty:
+        raise QueensError("--harden and --difficulty choose puzzles in two different ways: use one")
     output = PuzzleOutput(args.out, as_json=args.json)
     # One puzzle: the time limit's own line shows the time spent; many: a tqdm bar counts them.
     progress = args.count == 1 and not args.hard
@@ -217,7 +227,8 @@ def _each_seed(args: argparse.Namespace, first: int, work: Work) -> Iterator[Puz
         for index, seed in enumerate(range(first, first + args.count)):
             name = puzzle_name(args.size, args.stars, seed)
             with work.step(f"generating puzzle {index + 1} of {args.count} ({name})"):
-                (puzzle,) = generate_many(args.size, args.stars, [seed], rule=args.rule)
+                (puzzle,) = generate_many(args.size, args.stars, [seed], rule=args.rule,
+                                          harden_tries=args.harden)
             yield puzzle
             bar.update()
 
@@ -237,7 +248,8 @@ def _check_candidates(args: argparse.Namespace) -> None:
 
 def _hardest(args: argparse.Namespace, first: int, work: Work) -> list[Puzzle]:
     """`--hard`: the `--count` hardest of `--candidates` puzzles from seeds `first`, `first`+1, ...
-    (written at the end: which are kept is known only then)."""
+    (written at the end: which are kept is known only then). A seed no puzzle can be made from
+    is said on stderr and skipped."""
     candidates = args.candidates
     seeds = range(first, first + candidates)
     with tqdm(total=candidates, desc="generating candidates", unit="puzzle", file=sys.stderr,
@@ -246,7 +258,15 @@ def _hardest(args: argparse.Namespace, first: int, work: Work) -> list[Puzzle]:
         def counted(_: Puzzle) -> None:  # tqdm's update returns a bool, progress nothing
             bar.update()
 
-        return generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule, progress=counted)
+        skipped: list[tuple[int, str]] = []
+        kept = generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule, progress=counted,
+                             harden_tries=args.harden, skipped=skipped)
+    for seed, reason in skipped:
+        print(f"queens-autosolve: seed {seed} skipped: {reason}", file=sys.stderr)
+    if skipped:
+        print(f"queens-autosolve: {len(skipped)} of {candidates} candidates skipped; kept {len(kept)}",
+              file=sys.stderr)
+    return kept
 
 
 def _of_difficulty(args: argparse.Namespace, first: int, work: Work) -> Iterator[Puzzle]:

@@ -6,16 +6,21 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import TYPE_CHECKING
 
 from queens_autosolve.autosolve.cli import is_pipe, time_limit
 from queens_autosolve.autosolve.flags import TIMEOUT
-from queens_autosolve.solver.coach import CoachError, Grade, grade
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.propagate import Step
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import SearchResult, explain, search
-from queens_autosolve.vision.reading import TIGHT_LINE, BoardReading
+
+# The coach (grades) and the vision stack (numpy) are imported where used: a text puzzle's
+# solve pays for neither at start-up.
+if TYPE_CHECKING:
+    from queens_autosolve.solver.coach import Grade
+    from queens_autosolve.vision.reading import BoardReading
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,7 +95,7 @@ def _answer(
         if steps is not None:
             record["steps"] = [step.text for step in steps]
         if args.grade:
-            record["grade"] = graded.to_json() if isinstance(graded, Grade) else None
+            record["grade"] = None if isinstance(graded, str) or graded is None else graded.to_json()
             if isinstance(graded, str):
                 record["grade_note"] = graded
         return json.dumps(record)
@@ -98,12 +103,14 @@ def _answer(
     if steps is not None:
         lines += format_steps(steps)
     if args.grade:
-        lines.append(f"grade: {graded.describe() if isinstance(graded, Grade) else graded}")
+        lines.append(f"grade: {graded if isinstance(graded, str) or graded is None else graded.describe()}")
     return "\n".join(lines) + "\n"
 
 
 def grade_of(puzzle: Puzzle, result: SearchResult) -> Grade | str:
     """The puzzle's grade, or why it has none (grades need exactly one solution)."""
+    from queens_autosolve.solver.coach import CoachError, grade
+
     if result.solution is None:
         return "none: the puzzle has no solution"
     try:
@@ -152,6 +159,8 @@ def reading_lines(reading: BoardReading, path: str) -> list[str]:
     """What was read from the screenshot and how sure it is; an uncertain reading says why."""
     lines = [f"read a {reading.n}x{reading.n} board from {path} (confidence {reading.confidence:.2f})"]
     if reading.tight_crop:
+        from queens_autosolve.vision.reading import TIGHT_LINE
+
         lines.append(TIGHT_LINE)
     if not reading.is_certain:
         lines.append(reading.uncertain_line("the answer may be for another puzzle"))
