@@ -60,6 +60,7 @@ complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l rule -
 complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l timeout -x -d 'give up after SECONDS in all'
 complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l hard -d 'make --candidates puzzles'
 complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l candidates -x -d 'with --hard: how many puzzles to make and choose from'
+complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l harden -x -d 'give each map up to T random border moves, each kept when...'
 complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l difficulty -x -a 'easy medium hard' -d 'keep only puzzles of this grade'
 complete -c queens-autosolve -n '__fish_seen_subcommand_from generate' -l json -d 'JSON Lines instead of the text format: one object per puzzle'
 complete -c queens-autosolve -n '__fish_seen_subcommand_from bench' -s h -l help -d 'show this help message and exit'
