@@ -175,6 +175,7 @@ def stop(pid_file: Path) -> None:
             os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
+@pytest.mark.e2e
 def test_first_run_practice_page_in_the_users_browser_then_run(own_display, tmp_path):
     """README, First run: `queens-autosolve practice` opens the page in the user's browser, then
     `queens-autosolve` in another terminal solves it; the practice command says it was solved."""
@@ -199,6 +200,7 @@ def test_first_run_practice_page_in_the_users_browser_then_run(own_display, tmp_
     assert practice.returncode == 0
 
 
+@pytest.mark.e2e
 def test_demo_as_the_readme_runs_it(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
     done = run_command("queens-autosolve demo", cwd=tmp_path, env=env)
