@@ -393,16 +393,18 @@ class GnomeDesktop:
     def _stream_for(self, visible: Rect) -> tuple[FrameStream, Rect]:
         """The stream to grab `visible` from, and the rectangle its frames show. A part of the
         monitor (the guard's checks before each click, the reads after the clicks) comes from a
-        cast of that part and a margin (`gnome_area`, mutter's own API only; `will_grab` starts it,
-        else this grab does) once it has its first frame, 0.2-0.5 s after it starts: no grab
-        waits for it, the monitor's cast serves until then, and every grab of the whole monitor."""
+        cast of that part and a margin (`gnome_area`, mutter's own API only; only `will_grab`
+        starts one) once it has its first frame, 0.2-0.5 s after it starts: no grab waits for it.
+        The monitor's cast serves until then, every grab the area does not cover (watch's looks
+        between boards) and every grab of the whole monitor, which also ends the area's cast."""
         if visible != self.monitor.rect:
-            if self.area is None or not self.area.covers(visible):
-                self._start_area(visible)
-            stream = self.area.stream() if self.area is not None else None
+            covered = self.area is not None and self.area.covers(visible)
+            stream = self.area.stream() if self.area is not None and covered else None
             if self.area is not None and stream is not None:
-                self._pause_monitor()
                 return stream, self.area.rect
+        elif self.area is not None:  # back to the whole monitor (watch between boards): the area
+            self.area.stop()         # cast would only cost mutter's painting
+            self.area = None
         return self._monitor_stream(), self.monitor.rect
 
     def _start_area(self, visible: Rect) -> None:
@@ -417,14 +419,8 @@ class GnomeDesktop:
         if self._areas:
             self.area = AreaStart(self._bus_address, visible, self.monitor.rect, self._env)
 
-    def _pause_monitor(self) -> None:
-        """Stop reading the monitor's cast while the area's serves the grabs: mutter makes no
-        frames for a cast nobody reads, and making them is what slows its painting here."""
-        if self.stream.process.poll() is None:
-            self.stream.stop()
-
     def _monitor_stream(self) -> FrameStream:
-        """The monitor's cast, read again if it was paused."""
+        """The monitor's cast (started again if its gst-launch ended)."""
         if self.stream.process.poll() is not None:
             cast = self.cast
             self.stream = FrameStream(cast.node, cast.rect.width, cast.rect.height, self._env,
