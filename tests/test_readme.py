@@ -28,6 +28,7 @@ from queens_autosolve.autosolve.cli import build_parser
 from queens_autosolve.pages.browser import CHROMIUM_FLAGS, Xvfb, find_chromium, wait_for_board
 from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
+from tests.environment import have_chromium, have_xvfb, require_tool
 from tests.live import practice_page, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,6 +151,8 @@ def fresh_env(display: str) -> dict[str, str]:
 @pytest.fixture
 def own_display() -> Iterator[Xvfb]:
     """A display of this test's own: the user's browser is started on it by the practice command."""
+    require_tool(have_xvfb(), "Xvfb")
+    require_tool(have_chromium(), "Chromium")
     with Xvfb() as server:
         yield server
 
@@ -202,6 +205,7 @@ def test_first_run_practice_page_in_the_users_browser_then_run(own_display, tmp_
 
 @pytest.mark.e2e
 def test_demo_as_the_readme_runs_it(tmp_path):
+    require_tool(have_xvfb() and have_chromium(), "Xvfb and Chromium")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
     done = run_command("queens-autosolve demo", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
