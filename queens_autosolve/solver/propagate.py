@@ -36,23 +36,23 @@ from queens_autosolve.solver.wording import contradiction, trial_step
 
 __all__ = [
     "DEFAULT_RULES",
+    "RULES_CUTS",
     "RULES_MANY",
     "RULES_ONE",
-    "RULES_CUTS",
     "RULES_WIDE",
-    "RuleSet",
     "TRIAL_SLACK",
     "Board",
     "Deduction",
+    "RuleSet",
     "State",
     "Step",
     "StepKind",
     "board_of",
     "board_of_regions",
     "confine",
-    "cut_regions",
     "count_blocks",
     "cover_regions",
+    "cut_regions",
     "eliminate_attackers",
     "fixed_point",
     "place",
@@ -140,7 +140,7 @@ RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, 
 LEAN_FROM_K = 3
 # The search from k = CUTS_FROM_K adds cut_regions last: fewer nodes there; below, it costs more than
 # it saves. Explanations leave it out (their steps stay those of RULES_MANY).
-RULES_CUTS: tuple[Deduction, ...] = RULES_WIDE + (cut_regions,)
+RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
 CUTS_FROM_K = 4
 
 
@@ -162,7 +162,7 @@ class RuleSet:
         if k == 1:
             return self.one
         if trials:
-            return self.many + (trial,)
+            return (*self.many, trial)
         if search and k >= self.cuts_from_k:
             return self.cuts
         return self.wide if search and k >= self.lean_from_k else self.many

@@ -192,8 +192,16 @@ class _Tally:
     """Counters shared by every node of one search."""
 
     __slots__ = (
-        "limit", "skip", "budget", "count", "nodes", "first", "trial_depth", "weights", "rules",
+        "budget",
+        "count",
+        "first",
+        "limit",
+        "nodes",
         "probe_branches",
+        "rules",
+        "skip",
+        "trial_depth",
+        "weights",
     )
 
     def __init__(
