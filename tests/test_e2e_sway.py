@@ -283,6 +283,10 @@ def test_a_window_that_comes_over_the_board_during_the_clicks_gets_none(sway, ch
     with page_in(sway, chromium, puzzle, win_screen="none") as server:
         board = board_of(sway)
         over = (board.left + board.width // 4, board.top + board.height // 4)
+        # sway starts XWayland with its first X client, which can take longer than the run has
+        # left (a clean-clone CI run saw all 18 clicks made before the window was there): start it now
+        with xmessage(sway, "Warm-up", at=(0, 0)):
+            pass
         tool = start_cli(sway, "--delay", "0.3")
         try:
             server.wait_for(lambda state: state.moves >= 4, timeout=20)
