@@ -152,6 +152,20 @@ def test_frame_at_fractional_scale_round_trips():
     assert frame.scale == 1.5
 
 
+def test_a_grab_of_a_fractionally_scaled_output_keeps_the_outputs_scale_and_its_pixel_grid():
+    """sway at 1.5: a grab of (11, 21, 101, 101) points is the output's pixels 17..168 and
+    32..183 (151 of them, rounded by the compositor): the scale is the output's, not 151 / 101,
+    and two grabs of different boxes agree on which screen pixel is which."""
+    board = Frame(np.zeros((151, 151, 4), np.uint8), Rect(11, 21, 101, 101), FrameSource.SCREEN,
+                  output_scale=1.5)
+    window = Frame(np.zeros((300, 300, 4), np.uint8), Rect(0, 0, 200, 200), FrameSource.SCREEN,
+                   output_scale=1.5)
+    assert board.scale == window.scale == 1.5
+    assert board.to_image(*window.to_screen(0, 0)) == (-17, -32)
+    assert window.to_image(*board.to_screen(0, 0)) == (17, 32)
+    assert board.to_screen(*board.to_image(50, 60)) == (50, 60)
+
+
 def test_rect_clipping_to_the_screen():
     screen = Rect(0, 0, 1920, 1080)
     assert Rect(-50, 1000, 200, 200).intersection(screen) == Rect(0, 1000, 150, 80)

@@ -101,7 +101,7 @@ def test_cut_off_board_message_names_the_edge_the_amount_and_the_way_out():
 
 def test_a_board_cut_by_the_screen_edge_says_move_the_window_onto_the_screen():
     text = str(not_visible(frame(clipped=("right",)), BoardCutOff("cut", ("right",))))
-    assert "right edge of the screen" in text and "move the window fully onto the screen" in text
+    assert "right edge of the screen" in text and "move the window fully onto one screen" in text
 
 
 def test_no_board_at_all_keeps_the_start_and_tutorial_hint():

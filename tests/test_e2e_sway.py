@@ -99,12 +99,15 @@ def test_a_grab_is_pixel_identical_to_grims(sway, chromium):
     require_tool(shutil.which("grim") is not None, "grim")
     puzzle = puzzle_of(7, 12)
     region = Rect(10, 10, 300, 160)
-    with page_in(sway, chromium, puzzle):
-        with WlrootsDesktop(sway.env) as desktop:
+    geometry = f"{region.left},{region.top} {region.width}x{region.height}"
+    with page_in(sway, chromium, puzzle), WlrootsDesktop(sway.env) as desktop:
+        for _ in range(5):  # the same pixels before and after grim's: the page held still between
             ours = desktop.grab(region, source=FrameSource.SCREEN).rgb
-        geometry = f"{region.left},{region.top} {region.width}x{region.height}"
-        ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
-                             capture_output=True, timeout=10, check=True).stdout
+            ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
+                                 capture_output=True, timeout=10, check=True).stdout
+            if np.array_equal(ours, desktop.grab(region, source=FrameSource.SCREEN).rgb):
+                break
+            settle(0.3)
     theirs = np.asarray(Image.open(io.BytesIO(ppm)).convert("RGB"))
     assert ours.shape == theirs.shape == (160, 300, 3)
     assert np.array_equal(ours, theirs), f"{np.count_nonzero((ours != theirs).any(axis=2))} pixels differ"
@@ -312,6 +315,68 @@ def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
         state = server.wait_for(solved=True, timeout=5)
     assert done.returncode == 0, done.stdout + done.stderr
     assert_solved(state, puzzle)
+
+
+@pytest.mark.parametrize(("scale", "size", "scroll"), [("1.5", ("1260", "700"), False),
+                                                   ("2", ("940", "530"), True)])
+def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
+    """A HiDPI output (1.5, a laptop's usual fractional scale; 2): the compositor copies in the
+    output's pixels and rounds a box's edges to them, the pointer moves in points. At 2 the
+    window (the output is 960 x 540 points) cuts the board off: refused, then --scroll."""
+    puzzle = puzzle_of(7, 8)
+    sway.swaymsg("output", "HEADLESS-1", "scale", scale)
+    try:
+        sway.swaymsg("[app_id=chromium]", "resize", "set", *size)
+        sway.swaymsg("[app_id=chromium]", "move", "position", "10", "5")
+        with page_in(sway, chromium, puzzle, whole_board=not scroll, win_screen="none") as server:
+            first = run_cli(sway)
+            moves = server.state().moves
+            done = run_cli(sway, "--scroll") if scroll else first
+            state = server.wait_for(solved=True, timeout=5)
+    finally:
+        sway.swaymsg("output", "HEADLESS-1", "scale", "1")
+        sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+        sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    if scroll:
+        assert first.returncode == 2 and "bottom" in first.stderr and moves == 0, first.stderr
+        assert_one_line(first.stderr)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
+def test_two_outputs_of_different_scales_each_board_is_solved_where_it_shows():
+    """A second monitor (scale 1.5) right of the first: a board on it, and one on the first
+    while the window reaches onto the second, are solved; a board across the two is refused
+    without a click. (wlroots puts every wl_output at (0, 0): outputs are told apart by name.)
+    A sway of its own: the module's keeps one output."""
+    require_sway()
+    puzzle = puzzle_of(7, 9)
+    with Sway() as stage:
+        stage.swaymsg("create_output")
+        stage.swaymsg("output", "HEADLESS-2", "mode", "1920x1080", "position", "1920", "0", "scale", "1.5")
+        browser = native_chromium(stage).start("about:blank")
+        try:
+            wait_for_title(stage, "Chromium")
+            stage.swaymsg("[app_id=chromium]", "resize", "set", "1200", "700")
+            outcomes = {}
+            for left in (2000, 300, 1300):  # on the second; on the first; the board across both
+                stage.swaymsg("[app_id=chromium]", "move", "absolute", "position", str(left), "20")
+                with page_in(stage, browser, puzzle, whole_board=left != 1300, win_screen="none") as server:
+                    done = run_cli(stage)
+                    solved = done.returncode == 0
+                    state = server.wait_for(solved=True, timeout=5) if solved else server.state()
+                outcomes[left] = (done, state)
+        finally:
+            browser.stop()
+    for left in (2000, 300):
+        done, state = outcomes[left]
+        assert done.returncode == 0, (left, done.stdout + done.stderr)
+        assert_solved(state, puzzle)
+    across, state = outcomes[1300]
+    assert across.returncode == 2 and state.moves == 0, across.stdout + across.stderr
+    assert "right edge of the screen" in across.stderr, across.stderr
+    assert "nothing was clicked" in across.stderr, across.stderr
+    assert_one_line(across.stderr)
 
 
 def test_chromium_on_xwayland_is_solved_through_the_wayland_desktop(sway, chromium):

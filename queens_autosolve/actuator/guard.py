@@ -149,9 +149,8 @@ class BoardGuard:
         """`points` (planning frame pixels) in the pixels of `now`, a grab of the same screen."""
         if abs(now.scale - self.frame.scale) > 1e-6:
             raise UnsafeToClick("the screen's scale changed during the clicks")
-        dx = round((self.frame.left - now.left) * now.scale)
-        dy = round((self.frame.top - now.top) * now.scale)
-        return points.xs + dx, points.ys + dy
+        dx, dy = now.to_image(*self.frame.to_screen(0, 0))
+        return points.xs + round(dx), points.ys + round(dy)
 
     def _changed_rims(self, colours: np.ndarray, pointer_on: Cell | None) -> list[Cell]:
         """Cells away from the pointer, and not hovered before, with a rim point that changed

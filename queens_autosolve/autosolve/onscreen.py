@@ -114,12 +114,12 @@ def not_visible(
 
 def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     where = f"the window {frame.window.title!r}" if frame.window else "the screen"
-    onto_screen = "move the window fully onto the screen"
+    onto_screen = "move the window fully onto one screen"
     if isinstance(exc, BoardCutOff) and exc.edges:
         screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
         if screen_cut:
             return (f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
-                    "(the window is partly off screen)", onto_screen)
+                    "(the window is partly off it, or on another monitor)", onto_screen)
         return f"the board is cut off by {where}: {cut_advice(exc)}", ""
     if frame.clipped:
         return (f"{where} runs past the {' and '.join(frame.clipped)} edge of the screen and no whole "

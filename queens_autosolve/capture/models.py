@@ -7,6 +7,7 @@ image pixels to screen points without guessing (python-mss's ScreenShot does the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -114,6 +115,9 @@ class Frame:
     is computed from `raw` on first use and kept. Image pixel (x, y) sits at screen point
     (left + x / scale, top + y / scale): `scale` is image pixels per screen point (1 on X11,
     2 on a HiDPI screenshot taken at double resolution). A file has rect (0, 0, W, H).
+    `output_scale`: the scale of the output the pixels came from when the desktop says it (a
+    Wayland output scaled by 1.25 or 1.5): then exact, where width / rect.width is rounded; the
+    compositor puts the grab's first pixel at round(left * scale) of the output's pixels.
     """
 
     raw: np.ndarray
@@ -123,6 +127,7 @@ class Frame:
     monitor: Monitor | None = None
     clipped: tuple[str, ...] = ()  # edges ("left", "top", "right", "bottom") the screen cut off
     jpeg_quality: int | None = None  # a JPEG file's quality (1..100, from its tables), else None
+    output_scale: float | None = None
 
     @classmethod
     def from_rgb(
@@ -166,7 +171,17 @@ class Frame:
     @property
     def scale(self) -> float:
         """Image pixels per screen point."""
+        if self.output_scale is not None:
+            return self.output_scale
         return self.width / self.rect.width if self.rect.width else 1.0
+
+    def _origin(self) -> tuple[float, float]:
+        """Where pixel (0, 0) lies in the screen's own pixels: left and top on the output times
+        the scale, rounded half away from zero as wlroots rounds a copied box's edges."""
+        base = self.monitor.rect if self.monitor is not None else Rect(0, 0, 0, 0)
+        scale = self.scale
+        return (base.left * scale + _round_half_away((self.left - base.left) * scale),
+                base.top * scale + _round_half_away((self.top - base.top) * scale))
 
     @property
     def on_screen(self) -> bool:
@@ -175,13 +190,20 @@ class Frame:
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         """Screen point of image pixel (x, y)."""
-        return self.left + x / self.scale, self.top + y / self.scale
+        left, top = self._origin()
+        return (left + x) / self.scale, (top + y) / self.scale
 
     def to_image(self, x: float, y: float) -> tuple[float, float]:
         """Image pixel at screen point (x, y)."""
-        return (x - self.left) * self.scale, (y - self.top) * self.scale
+        left, top = self._origin()
+        return x * self.scale - left, y * self.scale - top
 
     def box_to_screen(self, box: Rect) -> Rect:
         """An image-pixel box as the smallest whole box of screen points holding it."""
         x, y = self.to_screen(box.left, box.top)
         return Rect.around(x, y, box.width / self.scale, box.height / self.scale)
+
+
+def _round_half_away(value: float) -> int:
+    """C's round(): halves away from zero (Python's round() takes them to the even side)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))

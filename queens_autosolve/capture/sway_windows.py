@@ -51,7 +51,7 @@ class SwayWindows:
 
     def outputs(self) -> list[Any]:
         """The active outputs with their `rect` as a `Rect` (logical points)."""
-        return [_Output(o.name, Rect(o.rect.x, o.rect.y, o.rect.width, o.rect.height))
+        return [_Output(o.name, Rect(o.rect.x, o.rect.y, o.rect.width, o.rect.height), float(o.scale or 1.0))
                 for o in self.connection.get_outputs() if o.active]
 
     def close(self) -> None:
@@ -123,8 +123,8 @@ class FocusWatch:
 
 
 class _Output:
-    def __init__(self, name: str, rect: Rect) -> None:
-        self.name, self.rect = name, rect
+    def __init__(self, name: str, rect: Rect, scale: float = 1.0) -> None:
+        self.name, self.rect, self.scale = name, rect, scale  # rect in logical points
 
 
 def records_of_tree(tree: Any) -> list[WindowRecord]:

@@ -41,10 +41,12 @@ WARM_UP = 0.03
 
 @dataclass(frozen=True)
 class Output:
-    """One wl_output with its place in the layout (logical points)."""
+    """One wl_output with its place in the layout (logical points) and its scale (its pixels per
+    point: 1.25, 1.5, 2 on a scaled output)."""
 
     proxy: Any
     rect: Rect
+    scale: float = 1.0
 
 
 class WlrootsDesktop:
@@ -101,17 +103,23 @@ class WlrootsDesktop:
         return self.registry.bind(name, classes[interface], 1)
 
     def _bind_outputs(self) -> list[Output]:
+        """Every active output, matched to sway's by its name (wl_output version 4): wlroots
+        puts every output at (0, 0) in wl_output's own geometry, so a place names only one."""
         from pywayland.protocol import wayland
 
-        places: dict[int, tuple[int, int]] = {}
+        named: dict[int, str] = {}
         proxies = []
-        for name, _ in self.globals.get("wl_output", []):
-            proxy = self.registry.bind(name, wayland.WlOutput, 1)
-            proxy.dispatcher["geometry"] = lambda out, x, y, *_rest: places.__setitem__(id(out), (x, y))
+        for number, version in self.globals.get("wl_output", []):
+            proxy = self.registry.bind(number, wayland.WlOutput, min(version, 4))
+            proxy.dispatcher["name"] = lambda out, name: named.__setitem__(id(out), name)
             proxies.append(proxy)
         self.display.roundtrip()
-        by_place = {(m.rect.left, m.rect.top): m.rect for m in self.sway.outputs()}
-        outputs = [Output(p, by_place[places[id(p)]]) for p in proxies if places.get(id(p)) in by_place]
+        shown = self.sway.outputs()
+        by_name = {o.name: o for o in shown}
+        if len(proxies) == len(shown) == 1 and not named:  # a compositor without the name event
+            named[id(proxies[0])] = shown[0].name
+        outputs = [Output(p, by_name[named[id(p)]].rect, by_name[named[id(p)]].scale)
+                   for p in proxies if named.get(id(p)) in by_name]
         if not outputs:
             raise NoDisplayError("the Wayland compositor shows no active output to grab")
         return outputs
@@ -171,7 +179,8 @@ class WlrootsDesktop:
         raw = self._capture(output, visible)
         index = self.outputs.index(output) + 1
         return Frame(raw=raw, rect=visible, source=source, window=window,
-                     monitor=Monitor(index, output.rect), clipped=rect.edges_outside(output.rect))
+                     monitor=Monitor(index, output.rect), clipped=rect.edges_outside(output.rect),
+                     output_scale=output.scale)
 
     def _capture(self, output: Output, rect: Rect) -> np.ndarray:
         """One screen copy of `rect` (layout points) of `output`: H x W x 4, B G R X."""
