@@ -317,6 +317,36 @@ def test_zoomed_pages_are_solved(sway, chromium, zoom, n):
     assert_solved(state, puzzle)
 
 
+def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromium):
+    """sway's default layout: the browser tiled, filling the output, then sharing it with another
+    tiled window (a terminal's place), its board half way across the screen."""
+    puzzle = puzzle_of(7, 10)
+    outcomes = []
+
+    def tiled_run(width: int) -> None:
+        with WlrootsDesktop(sway.env) as desktop:
+            wait_until(lambda: any(w.rect.width == width for w in desktop.windows("Chromium")),
+                       what=f"the browser {width} wide")
+        with page_in(sway, chromium, puzzle, win_screen="none") as server:
+            done = run_cli(sway)
+            outcomes.append((done, server.wait_for(solved=True, timeout=5) if done.returncode == 0 else None))
+
+    wait_for_title(sway, "Chromium")
+    sway.swaymsg("[app_id=chromium]", "floating", "disable")
+    try:
+        tiled_run(1920)
+        with xmessage(sway, "Terminal", at=(0, 0)):
+            sway.swaymsg('[title="^Terminal$"]', "floating", "disable")
+            tiled_run(960)
+    finally:
+        sway.swaymsg("[app_id=chromium]", "floating", "enable")
+        sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+        sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    for done, state in outcomes:
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert_solved(state, puzzle)
+
+
 @pytest.mark.parametrize(("scale", "size", "scroll"), [("1.5", ("1260", "700"), False),
                                                    ("2", ("940", "530"), True)])
 def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
