@@ -7,12 +7,15 @@ reports, and the command's exit status and message.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +30,15 @@ from queens_autosolve.solver.search import search
 from queens_autosolve.vision import read_board
 from tests.checks import present
 from tests.environment import require_tool
-from tests.gnome_session import GnomeStage, gnome_stage, page_on_gnome, run_in, start_in, without_any_desktop
+from tests.gnome_session import (
+    GnomeStage,
+    command,
+    gnome_stage,
+    page_on_gnome,
+    run_in,
+    start_in,
+    without_any_desktop,
+)
 from tests.live import marked_cells, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -186,6 +197,41 @@ def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(gnome):
     # helper's runs at load 5-9, 6 in a merge check at load 8 beside other suites (docs/wayland.md;
     # on X11 none, test_e2e_inflight). The allowance is that and 2 clicks more.
     assert state.moves <= 8 and len(marked_cells(state)) <= 8, state
+
+
+def processes_with(variable: str) -> list[int]:
+    """The processes whose environment holds `variable` (a run's and what it started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and f"{variable}=".encode() in Path(f"/proc/{entry}/environ").read_bytes():
+                found.append(int(entry))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
+def test_a_run_killed_mid_clicks_leaves_no_screen_cast_running(gnome):
+    """SIGKILL gives the run no chance to stop its gst-launch readers: mutter ends the casts when
+    the run's D-Bus connection closes, and their readers end with them."""
+    puzzle = puzzle_of(9, 7)
+    mark = f"QUEENS_TEST_RUN_{os.getpid()}"
+    with page_on_gnome(gnome, puzzle) as (server, _):
+        running = subprocess.Popen(command("run", "--desktop", "gnome", "--delay", "0.3"),
+                                   env={**gnome.env, mark: "1"}, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        try:
+            server.wait_for(lambda s: s.moves >= 2, timeout=30)
+            readers = [pid for pid in processes_with(mark) if pid != running.pid]
+        finally:
+            running.kill()
+            running.wait()
+        try:
+            wait_until(lambda: not processes_with(mark), timeout=10, what="the run's gst-launch readers gone")
+        finally:
+            for pid in processes_with(mark):  # only ever ours: they carry this test's variable
+                os.kill(pid, signal.SIGKILL)
+    assert readers, "the run had started no gst-launch reader to leave behind"
 
 
 def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome):
