@@ -119,6 +119,26 @@ def run_command(command: str, cwd: Path, env: dict[str, str] | None = None,
 OFFLINE = sorted(c for c, test in COVERED.items() if test == "test_offline_readme_command")
 
 
+PACKAGE_DIRS = ("autosolve", "actuator", "capture", "vision", "solver", "pages", "twoplayer", "bench")
+NAMED_PATH = re.compile(
+    r"(?<![\w/.-])((?:queens_autosolve|tests|scripts|benchmarks|games|docs|completions|"
+    + "|".join(PACKAGE_DIRS) + r")/[\w/-]+\.(?:py|md|sh|txt|js|html|png))"
+)
+
+
+def test_every_file_the_readme_and_docs_name_exists():
+    """A path named in the README, CHANGELOG or docs/ (a package's own folder counts from
+    queens_autosolve/) is a file of the tree: renames leave no stale or mangled names behind."""
+    missing = []
+    for doc in [README, ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for name in NAMED_PATH.findall(doc.read_text()):
+            top = name.split("/")[0]
+            path = ROOT / "queens_autosolve" / name if top in PACKAGE_DIRS else ROOT / name
+            if not path.exists():
+                missing.append(f"{doc.name}: {name}")
+    assert not missing, missing
+
+
 @pytest.mark.parametrize("command", OFFLINE)
 def test_offline_readme_command(command, tmp_path):
     shutil.copy(SCREENSHOT, tmp_path / "screenshot.png")
