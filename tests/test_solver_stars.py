@@ -19,7 +19,7 @@ import queens_autosolve.solver.branching as branching
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
 from queens_autosolve.solver import explain, search
 from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
-from queens_autosolve.solver.board import changed_units
+from queens_autosolve.solver.board import bits, changed_units
 from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.patterns import band_pairs
@@ -518,16 +518,24 @@ def test_the_search_counts_cuts_from_four_stars():
 # --- failed-literal probing at the root (issue 34) -----------------------------------------------
 
 
-def test_probing_the_root_removes_cells_and_keeps_the_answer():
+def test_probing_the_root_removes_cells_learns_conflicts_and_keeps_the_answer():
     puzzle = read_puzzles(str(HARD_SET))[2]
     answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
     board = board_of(puzzle)
     root = present(propagate(board, (1 << puzzle.n**2) - 1, 0))
-    probed, probes = SEARCH_MODULE.probe(board, *root)
+    conflicts = list(board.kill)
+    probed, probes = SEARCH_MODULE.probe(board, *root, conflicts=conflicts)
     assert probes > 0 and probed is not None
     cand, queens = probed
     assert cand & ~root[0] == 0 and cand != root[0]  # cells went, none came back
     assert queens & ~answer == 0 and answer & ~(cand | queens) == 0
+    # two cells whose queens the probes found cannot both stand: each in the other's mask, never
+    # two queens of the answer; and more is found than the neighbours
+    learned = [conflicts[i] & ~board.kill[i] for i in range(puzzle.n**2)]
+    assert sum(mask.bit_count() for mask in learned) > 0
+    for i, mask in enumerate(learned):
+        assert not (answer >> i & 1 and mask & answer)
+        assert all(learned[j] >> i & 1 for j in bits(mask))
 
 
 def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkeypatch):

@@ -152,7 +152,8 @@ class Board:
     units: tuple[int, ...]  # rows, then columns, then regions (as Puzzle.units)
     # kill[i]: the cells that stop being candidates when cell i gets a queen, i itself included.
     # For k=1 that is i's row, column, region and neighbours; for k>1 only i and its neighbours
-    # (a unit is cleared when it fills up).
+    # (a unit is cleared when it fills up); a probed search adds the cells probing found can
+    # hold no queen beside one on i (search._learn_conflicts).
     kill: tuple[int, ...]
     neighbours: tuple[int, ...]
     # For k>1, cell_units[i]: the row, column and region of cell i; unit_ids[i] the same as a set
