@@ -34,8 +34,10 @@ CutGroups = dict[int, CutGroup]  # the groups of one board's cuts between rows (
 # For cut_regions, Seen and the groups of the call, between rows and between columns
 CutsSeen = tuple[int, int, int, CutGroups, CutGroups]
 # Memo.last_calls: the Seen of settle_units, cover_regions and squeeze_units, then count_blocks'
-# and cut_regions'
-LastCalls = tuple["Seen | None", "Seen | None", "Seen | None", "LinesSeen | None", "CutsSeen | None"]
+# and cut_regions', then settle_placements'
+LastCalls = tuple[
+    "Seen | None", "Seen | None", "Seen | None", "LinesSeen | None", "CutsSeen | None", "Seen | None"
+]
 
 
 class StepKind(str, Enum):
@@ -122,17 +124,23 @@ class Memo:
     # a set of regions (a bit per region number) -> their cells
     region_sets: dict[int, int] = field(default_factory=dict)
     cuts_seen: CutsSeen | None = None  # what the last cut_regions call left and looked at
+    # a unit's candidates << 4 | its need -> what place_rules.placements finds for them
+    placements: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    placed_seen: Seen | None = None  # what the last settle_placements call left and looked at
 
     def last_calls(self) -> LastCalls:
         """What the change-tracking rules' last calls left (see Seen), to `resume` from later."""
-        return self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen
+        return (
+            self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen, self.placed_seen
+        )
 
     def resume(self, calls: LastCalls) -> None:
         """Take the rules back to `calls` (from `last_calls`). The search does this before each
         branch of a node: the branch's state lies within the node's, so the rules look again only
         at what the branch changed, instead of at every unit because the state is not within the
         last branch's leaf (figures: docs/solver.md)."""
-        self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen = calls
+        (self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen,
+         self.placed_seen) = calls
 
 
 def group_key(span: int, inside: int, tag: int, n: int) -> int:

@@ -95,13 +95,14 @@ def _search_probed(board: Board, start: State, limit: int, spent: int, rules: Ru
     tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH, rules=rules)
     tally.probe_branches = True
     tally.nodes = spent + 1
-    board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
+    board.memo.resume((None, None, None, None, None, None))  # the rules look at every unit again
     root = propagate(board, start[0], start[1], rules=rules)
     if root is not None:
         conflicts = list(board.kill)
         root, probes = probe(board, root[0], root[1], rules, conflicts)
         tally.nodes += probes
         board = replace(board, kill=tuple(conflicts))  # its memo too: what that holds stays sound
+        tally.rules = rules.after_probing()
     if root is not None:
         _explore(board, root[0], root[1], tally, None, 0)
     return tally
