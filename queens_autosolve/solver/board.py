@@ -178,7 +178,7 @@ class Board:
     band_masks: tuple[tuple[int, ...], tuple[int, ...]]
     # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
     # side by side (the greedy count of `patterns.greedy_count`), looked up instead of counted.
-    fit: tuple[int, ...] | None
+    fit: bytes | None
     memo: Memo
 
     @property
@@ -269,12 +269,32 @@ def _lines_and_neighbours(n: int, rule: Rule) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4)
-def _fit_table(n: int) -> tuple[int, ...]:
-    # From the low end: a set low bit is picked and its neighbour skipped, else move on.
-    fit = [0] * (1 << n)
-    for m in range(1, 1 << n):
-        fit[m] = 1 + fit[m >> 2] if m & 1 else fit[m >> 1]
-    return tuple(fit)
+def _fit_table(n: int) -> bytes:
+    """fit[m] for every n-bit m (see Board.fit), a byte each, built a slice at a time rather than
+    entry by entry: every 17x17 `solve` builds it at start-up (figures: docs/solver.md).
+
+    >>> list(_fit_table(3))  # 0, 1, 10, 11, 100, 101, 110, 111
+    [0, 1, 1, 1, 1, 2, 1, 2]
+    """
+    # From the low end: a set low bit is picked and its neighbour skipped, else move on. So for m
+    # in [lo, 2 lo): an even m has fit[m >> 1], an odd one 1 + fit[m >> 2].
+    fit = bytearray(1 << n)
+    if n:
+        fit[1] = 1
+    for j in range(1, n):
+        lo = 1 << j
+        twice = bytearray(lo)  # fit[m >> 2] for the odd m, each value of the slice twice
+        src = fit[lo >> 2:(lo >> 2) + (lo >> 2 or 1)]
+        twice[0:2 * len(src):2] = src
+        twice[1:2 * len(src):2] = src
+        block = bytearray(lo)
+        block[0::2] = fit[lo >> 1:lo]
+        block[1::2] = twice[:lo >> 1].translate(_PLUS_ONE)
+        fit[lo:2 * lo] = block
+    return bytes(fit)
+
+
+_PLUS_ONE = bytes((i + 1) % 256 for i in range(256))
 
 
 @lru_cache(maxsize=16)
