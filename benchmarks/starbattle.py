@@ -110,8 +110,8 @@ BEFORE = "0fe93c5"  # the commit before issue 12: the solver "before" is measure
 
 # The solver's modules in import order: each may import the ones before it.
 SOLVER_MODULES = (
-    "board", "wording", "patterns", "branching", "block_rules", "unit_rules", "cut_rules", "propagate",
-    "search",
+    "board", "wording", "patterns", "branching", "block_rules", "unit_rules", "cut_rules", "place_rules",
+    "propagate", "search",
 )
 
 
@@ -293,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine", "cut_regions")
+ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine", "cut_regions", "settle_placements")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 import pytest
@@ -19,10 +20,11 @@ import queens_autosolve.solver.branching as branching
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
 from queens_autosolve.solver import explain, search
 from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
-from queens_autosolve.solver.board import changed_units
+from queens_autosolve.solver.board import bits, changed_units
 from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.patterns import band_pairs
+from queens_autosolve.solver.place_rules import placements, settle_placements
 from queens_autosolve.solver.propagate import (
     DEFAULT_RULES,
     RULES_CUTS,
@@ -518,16 +520,24 @@ def test_the_search_counts_cuts_from_four_stars():
 # --- failed-literal probing at the root (issue 34) -----------------------------------------------
 
 
-def test_probing_the_root_removes_cells_and_keeps_the_answer():
+def test_probing_the_root_removes_cells_learns_conflicts_and_keeps_the_answer():
     puzzle = read_puzzles(str(HARD_SET))[2]
     answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
     board = board_of(puzzle)
     root = present(propagate(board, (1 << puzzle.n**2) - 1, 0))
-    probed, probes = SEARCH_MODULE.probe(board, *root)
+    conflicts = list(board.kill)
+    probed, probes = SEARCH_MODULE.probe(board, *root, conflicts=conflicts)
     assert probes > 0 and probed is not None
     cand, queens = probed
     assert cand & ~root[0] == 0 and cand != root[0]  # cells went, none came back
     assert queens & ~answer == 0 and answer & ~(cand | queens) == 0
+    # two cells whose queens the probes found cannot both stand: each in the other's mask, never
+    # two queens of the answer; and more is found than the neighbours
+    learned = [conflicts[i] & ~board.kill[i] for i in range(puzzle.n**2)]
+    assert sum(mask.bit_count() for mask in learned) > 0
+    for i, mask in enumerate(learned):
+        assert not (answer >> i & 1 and mask & answer)
+        assert all(learned[j] >> i & 1 for j in bits(mask))
 
 
 def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkeypatch):
@@ -547,6 +557,68 @@ def test_a_big_probed_search_probes_the_root_branches_and_takes_fewer_nodes(monk
     plain = search(puzzle, limit=2)
     assert probed.count == plain.count == 1 and probed.solution == plain.solution
     assert probed.nodes < plain.nodes  # counting every probe
+
+
+# --- placements of a unit's queens (issue 34) ------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), need=st.integers(1, 4))
+def test_placements_are_what_every_set_of_apart_cells_gives(seed, need):
+    rng = random.Random(seed)
+    cells = 10
+    apart = [[rng.random() < 0.3 for _ in range(cells)] for _ in range(cells)]  # random conflicts, both ways
+    kill = tuple(1 << i | sum(1 << j for j in range(cells) if apart[min(i, j)][max(i, j)])
+                 for i in range(cells))
+    live = rng.getrandbits(cells)
+    sets = [sum(1 << i for i in chosen) for chosen in combinations(bits(live), need)
+            if all(not kill[i] >> j & 1 for i, j in combinations(chosen, 2))]
+    takes = [_union(kill[i] for i in bits(chosen)) for chosen in sets]
+    expected = (_union(sets), _meet(sets), _meet(takes)) if sets else (0, 0, 0)
+    assert placements(kill, live, need) == expected
+
+
+def _union(masks: Iterable[int]) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
+def _meet(masks: Iterable[int]) -> int:
+    out = -1
+    for mask in masks:
+        out &= mask
+    return out
+
+
+def test_placements_keep_the_answer_and_settle_cells_in_a_probed_search():
+    # In every state the probed search meets that the answer lies within, the rule keeps the
+    # answer; and it finds something.
+    puzzle = read_puzzles(str(HARD_SET))[2]
+    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
+    finds = []
+
+    def spy(board, cand, queens, log):
+        state = settle_placements(board, cand, queens, log)
+        if queens & ~answer == 0 and answer & ~(cand | queens) == 0:
+            assert state is not None
+            assert state[1] & ~answer == 0 and answer & ~(state[0] | state[1]) == 0
+            if state != (cand, queens):
+                finds.append(state)
+        return state
+
+    spied = replace(DEFAULT_RULES, probed=(spy,))
+    result = search(puzzle, limit=2, rules=spied)
+    assert result.count == 1 and is_solution(puzzle, present(result.solution))
+    assert finds
+
+
+def test_only_a_probed_search_settles_placements():
+    names = [rule.__name__ for rule in DEFAULT_RULES.after_probing().for_k(4, search=True)]
+    assert names[-1] == "settle_placements"
+    assert "settle_placements" not in [rule.__name__ for rule in rules_for(4, search=True)]
+    assert "settle_placements" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 
 
 @contextmanager

@@ -34,8 +34,10 @@ CutGroups = dict[int, CutGroup]  # the groups of one board's cuts between rows (
 # For cut_regions, Seen and the groups of the call, between rows and between columns
 CutsSeen = tuple[int, int, int, CutGroups, CutGroups]
 # Memo.last_calls: the Seen of settle_units, cover_regions and squeeze_units, then count_blocks'
-# and cut_regions'
-LastCalls = tuple["Seen | None", "Seen | None", "Seen | None", "LinesSeen | None", "CutsSeen | None"]
+# and cut_regions', then settle_placements'
+LastCalls = tuple[
+    "Seen | None", "Seen | None", "Seen | None", "LinesSeen | None", "CutsSeen | None", "Seen | None"
+]
 
 
 class StepKind(str, Enum):
@@ -122,17 +124,23 @@ class Memo:
     # a set of regions (a bit per region number) -> their cells
     region_sets: dict[int, int] = field(default_factory=dict)
     cuts_seen: CutsSeen | None = None  # what the last cut_regions call left and looked at
+    # a unit's candidates << 4 | its need -> what place_rules.placements finds for them
+    placements: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    placed_seen: Seen | None = None  # what the last settle_placements call left and looked at
 
     def last_calls(self) -> LastCalls:
         """What the change-tracking rules' last calls left (see Seen), to `resume` from later."""
-        return self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen
+        return (
+            self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen, self.placed_seen
+        )
 
     def resume(self, calls: LastCalls) -> None:
         """Take the rules back to `calls` (from `last_calls`). The search does this before each
         branch of a node: the branch's state lies within the node's, so the rules look again only
         at what the branch changed, instead of at every unit because the state is not within the
         last branch's leaf (figures: docs/solver.md)."""
-        self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen = calls
+        (self.settled, self.covered, self.squeezed_seen, self.lines_seen, self.cuts_seen,
+         self.placed_seen) = calls
 
 
 def group_key(span: int, inside: int, tag: int, n: int) -> int:
@@ -152,7 +160,8 @@ class Board:
     units: tuple[int, ...]  # rows, then columns, then regions (as Puzzle.units)
     # kill[i]: the cells that stop being candidates when cell i gets a queen, i itself included.
     # For k=1 that is i's row, column, region and neighbours; for k>1 only i and its neighbours
-    # (a unit is cleared when it fills up).
+    # (a unit is cleared when it fills up); a probed search adds the cells probing found can
+    # hold no queen beside one on i (search._learn_conflicts).
     kill: tuple[int, ...]
     neighbours: tuple[int, ...]
     # For k>1, cell_units[i]: the row, column and region of cell i; unit_ids[i] the same as a set
@@ -169,7 +178,7 @@ class Board:
     band_masks: tuple[tuple[int, ...], tuple[int, ...]]
     # For k>1 and n <= 17, fit[m]: how many positions of the n-bit set m can be picked with no two
     # side by side (the greedy count of `patterns.greedy_count`), looked up instead of counted.
-    fit: tuple[int, ...] | None
+    fit: bytes | None
     memo: Memo
 
     @property
@@ -260,12 +269,32 @@ def _lines_and_neighbours(n: int, rule: Rule) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4)
-def _fit_table(n: int) -> tuple[int, ...]:
-    # From the low end: a set low bit is picked and its neighbour skipped, else move on.
-    fit = [0] * (1 << n)
-    for m in range(1, 1 << n):
-        fit[m] = 1 + fit[m >> 2] if m & 1 else fit[m >> 1]
-    return tuple(fit)
+def _fit_table(n: int) -> bytes:
+    """fit[m] for every n-bit m (see Board.fit), a byte each, built a slice at a time rather than
+    entry by entry: every 17x17 `solve` builds it at start-up (figures: docs/solver.md).
+
+    >>> list(_fit_table(3))  # 0, 1, 10, 11, 100, 101, 110, 111
+    [0, 1, 1, 1, 1, 2, 1, 2]
+    """
+    # From the low end: a set low bit is picked and its neighbour skipped, else move on. So for m
+    # in [lo, 2 lo): an even m has fit[m >> 1], an odd one 1 + fit[m >> 2].
+    fit = bytearray(1 << n)
+    if n:
+        fit[1] = 1
+    for j in range(1, n):
+        lo = 1 << j
+        twice = bytearray(lo)  # fit[m >> 2] for the odd m, each value of the slice twice
+        src = fit[lo >> 2:(lo >> 2) + (lo >> 2 or 1)]
+        twice[0:2 * len(src):2] = src
+        twice[1:2 * len(src):2] = src
+        block = bytearray(lo)
+        block[0::2] = fit[lo >> 1:lo]
+        block[1::2] = twice[:lo >> 1].translate(_PLUS_ONE)
+        fit[lo:2 * lo] = block
+    return bytes(fit)
+
+
+_PLUS_ONE = bytes((i + 1) % 256 for i in range(256))
 
 
 @lru_cache(maxsize=16)

@@ -30,6 +30,7 @@ from queens_autosolve.solver.board import (
     place,
 )
 from queens_autosolve.solver.cut_rules import cut_regions
+from queens_autosolve.solver.place_rules import settle_placements
 from queens_autosolve.solver.squeeze_rules import squeeze_units
 from queens_autosolve.solver.unit_rules import confine, eliminate_attackers, settle_units
 from queens_autosolve.solver.wording import contradiction, trial_step
@@ -39,6 +40,7 @@ __all__ = [
     "RULES_CUTS",
     "RULES_MANY",
     "RULES_ONE",
+    "RULES_PROBED",
     "RULES_WIDE",
     "TRIAL_SLACK",
     "Board",
@@ -58,6 +60,7 @@ __all__ = [
     "place",
     "propagate",
     "rules_for",
+    "settle_placements",
     "settle_units",
     "squeeze_units",
     "trial",
@@ -142,6 +145,9 @@ LEAN_FROM_K = 3
 # it saves. Explanations leave it out (their steps stay those of RULES_MANY).
 RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
 CUTS_FROM_K = 4
+# A search from a probed root (solver/search.py) adds settle_placements last (k>1): the conflicts
+# the probes learned are what it sees beyond the other rules.
+RULES_PROBED: tuple[Deduction, ...] = (settle_placements,)
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,7 @@ class RuleSet:
     many: tuple[Deduction, ...] = RULES_MANY
     wide: tuple[Deduction, ...] = RULES_WIDE
     cuts: tuple[Deduction, ...] = RULES_CUTS
+    probed: tuple[Deduction, ...] = RULES_PROBED
     lean_from_k: int = LEAN_FROM_K
     cuts_from_k: int = CUTS_FROM_K
 
@@ -167,6 +174,11 @@ class RuleSet:
             return self.cuts
         return self.wide if search and k >= self.lean_from_k else self.many
 
+    def after_probing(self) -> RuleSet:
+        """These lists for a search from a probed root: `probed` added at the end of each k>1 list."""
+        return replace(self, many=(*self.many, *self.probed), wide=(*self.wide, *self.probed),
+                       cuts=(*self.cuts, *self.probed))
+
     def without(self, name: str) -> RuleSet:
         """These lists with the rule called `name` left out of each (`trial`'s own propagation
         keeps RULES_MANY)."""
@@ -175,7 +187,7 @@ class RuleSet:
     def each(self, change: Callable[[tuple[Deduction, ...]], tuple[Deduction, ...]]) -> RuleSet:
         """These lists, each passed through `change`."""
         return replace(self, one=change(self.one), many=change(self.many), wide=change(self.wide),
-                       cuts=change(self.cuts))
+                       cuts=change(self.cuts), probed=change(self.probed))
 
 
 DEFAULT_RULES = RuleSet()

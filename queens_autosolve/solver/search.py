@@ -13,8 +13,10 @@ which breaks ties between equally tight units; and at each node what the rules' 
 
 For k >= 4 a search that does not finish within a few nodes starts again from a root probed
 cell by cell (`probe`: a candidate whose queen propagates to a contradiction goes): on the hard
-17x17 boards that takes the worst cases' nodes down by a third to a fiftieth. When that search
-still grows big, each root branch is probed in turn too.
+17x17 boards that takes the worst cases' nodes down by a third to a fiftieth. What the probes
+that held saw is kept as well: two cells one of whose queens takes the other can never both hold
+queens, whichever was probed, so each joins the other's kill mask for the rest of the search
+(`_learn_conflicts`). When that search still grows big, each root branch is probed in turn too.
 
 The rules every node runs are a `RuleSet` (solver/propagate.py), passed in; the figures behind
 the search's choices are in docs/solver.md.
@@ -93,21 +95,28 @@ def _search_probed(board: Board, start: State, limit: int, spent: int, rules: Ru
     tally = _Tally(len(board.units), limit, trial_depth=TRIAL_DEPTH, rules=rules)
     tally.probe_branches = True
     tally.nodes = spent + 1
-    board.memo.resume((None, None, None, None, None))  # the rules look at every unit again
+    board.memo.resume((None, None, None, None, None, None))  # the rules look at every unit again
     root = propagate(board, start[0], start[1], rules=rules)
     if root is not None:
-        root, probes = probe(board, root[0], root[1], rules)
+        conflicts = list(board.kill)
+        root, probes = probe(board, root[0], root[1], rules, conflicts)
         tally.nodes += probes
+        board = replace(board, kill=tuple(conflicts))  # its memo too: what that holds stays sound
+        tally.rules = rules.after_probing()
     if root is not None:
         _explore(board, root[0], root[1], tally, None, 0)
     return tally
 
 
-def probe(board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES) -> tuple[State | None, int]:
+def probe(
+    board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES, conflicts: list[int] | None = None
+) -> tuple[State | None, int]:
     """Failed-literal probing: put a queen on each candidate in turn and propagate; a candidate
     whose queen leads to a contradiction can hold none, so it goes (and the state is propagated
     again before the next probe). One pass over the candidates; returns the state (None: a
-    contradiction) and how many probes it took."""
+    contradiction) and how many probes it took. With `conflicts` (kill masks, one a cell, as
+    Board.kill), what each probe that held took joins them (`_learn_conflicts`): pass them only
+    for a state every answer lies within (the root), as what is learned holds everywhere."""
     used = rules.for_k(board.k, search=True)
     probes = 0
     calls = board.memo.last_calls()  # each probe starts the rules from the probed state
@@ -117,7 +126,11 @@ def probe(board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES) 
         probes += 1
         board.memo.resume(calls)
         state = place(board, cand, queens, low)
-        if state is not None and fixed_point(board, state[0], state[1], used) is not None:
+        if state is not None:
+            state = fixed_point(board, state[0], state[1], used)
+        if state is not None:
+            if conflicts is not None:
+                _learn_conflicts(conflicts, low, cand & ~(state[0] | state[1]))
             continue
         board.memo.resume(calls)
         state = propagate(board, cand & ~low, queens, rules=rules)
@@ -127,6 +140,15 @@ def probe(board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES) 
         calls = board.memo.last_calls()
     board.memo.resume(calls)
     return (cand, queens), probes
+
+
+def _learn_conflicts(conflicts: list[int], low: int, taken: int) -> None:
+    """A queen on cell `low` leaves none on the cells of `taken`: no answer has a queen on `low`
+    and one on any of them, so each goes into the other's kill mask (the other way round is what
+    propagation from those cells may not see)."""
+    conflicts[low.bit_length() - 1] |= taken
+    for j in bits(taken):
+        conflicts[j] |= low
 
 
 def _cells(mask: int) -> list[int]:

@@ -62,6 +62,17 @@ def squeeze_step(board: Board, u: int, mask: int) -> Step:
     )
 
 
+def placements_step(board: Board, u: int, forced: int, drop: int) -> Step:
+    """What the placements of unit u's remaining queens settle (place_rules.settle_placements)."""
+    parts = []
+    if forced:
+        parts.append(f"queen on {board.names(forced)}")
+    if drop:
+        parts.append(f"remove {board.names(drop)}")
+    text = f"every way {board.puzzle.unit_name(u)} can still take its queens agrees: {'; '.join(parts)}"
+    return Step(text, board.cells(forced | drop), kind=StepKind.ATTACK)
+
+
 def confine_step(board: Board, inner: str, verb: str, outer: str, drop: int) -> Step:
     """`inner` units (named) confined to `outer` ones: `drop` goes."""
     text = f"{inner} {verb} {outer}: remove {board.names(drop)}"
