@@ -343,7 +343,7 @@ def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromiu
         sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
         sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
     for done, state in outcomes:
-        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.returncode == 0 and state is not None, done.stdout + done.stderr
         assert_solved(state, puzzle)
 
 
