@@ -45,11 +45,15 @@ class ScreenCopy:
     """Copies of output regions through `manager` (a bound zwlr_screencopy_manager_v1), into
     wl_shm buffers made once per shape and reused."""
 
-    def __init__(self, display: Any, manager: Any, shm: Any) -> None:
+    def __init__(self, display: Any, manager: Any, shm: Any, largest: int = 0) -> None:
+        """`largest`: bytes of the largest copy to come (the biggest output's pixels x 4): the
+        memory for it is made and touched now, not in the first grab (faulting in 8 MB of fresh
+        pages there, on both sides of the copy, took 5-6 ms of a full-HD window's first grab)."""
         self.display = display
         self.manager = manager
         self.shm = shm
         self._buffers: dict[Shape, tuple[Any, mmap.mmap]] = {}
+        self._pool: tuple[Any, mmap.mmap, int] | None = self._new_pool(largest) if largest else None
         self._shapes: dict[Region, Shape] = {}
         self._last: tuple[Region, Any] | None = None  # the region last grabbed and its output
         self._ahead: Shot | None = None
@@ -76,7 +80,10 @@ class ScreenCopy:
 
     def close(self) -> None:
         self.input_sent()
-        for _, memory in self._buffers.values():
+        memories = {id(memory): memory for _, memory in self._buffers.values()}
+        if self._pool is not None:
+            memories[id(self._pool[1])] = self._pool[1]
+        for memory in memories.values():
             memory.close()
         self._buffers.clear()
 
@@ -139,18 +146,23 @@ class ScreenCopy:
             raise CaptureError("the compositor failed to copy the screen; run again")
 
     def _buffer(self, shape: Shape) -> tuple[Any, mmap.mmap]:
-        """A wl_buffer in shared memory of this shape, made once and reused."""
+        """A wl_buffer in shared memory of this shape, made once and reused. Buffers that fit
+        share the pool made up front: one copy is on its way at a time, and its pixels are copied
+        out as soon as it is ready (`_pixels`)."""
         if shape not in self._buffers:
             fmt, width, height, stride = shape
             size = stride * height
-            fd = os.memfd_create("queens-screencopy")
-            try:
-                os.ftruncate(fd, size)
-                memory = mmap.mmap(fd, size)
-                pool = self.shm.create_pool(fd, size)
-                buffer = pool.create_buffer(0, width, height, stride, fmt)
-                pool.destroy()
-            finally:
-                os.close(fd)
-            self._buffers[shape] = (buffer, memory)
+            pool = self._pool if self._pool is not None and size <= self._pool[2] else self._new_pool(size)
+            self._buffers[shape] = (pool[0].create_buffer(0, width, height, stride, fmt), pool[1])
         return self._buffers[shape]
+
+    def _new_pool(self, size: int) -> tuple[Any, mmap.mmap, int]:
+        """A wl_shm pool of `size` bytes in memory made and touched now (MAP_POPULATE)."""
+        fd = os.memfd_create("queens-screencopy")
+        try:
+            os.ftruncate(fd, size)
+            memory = mmap.mmap(fd, size, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE)
+            pool = self.shm.create_pool(fd, size)
+        finally:
+            os.close(fd)
+        return pool, memory, size

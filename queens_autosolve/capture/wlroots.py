@@ -61,7 +61,10 @@ class WlrootsDesktop:
         self.sway = SwayWindows.connect(self.env)
         self.display, self.registry, self.globals = _connect(self.env)
         self.outputs = self._bind_outputs()
-        self.copies = ScreenCopy(self.display, self._bind("zwlr_screencopy_manager_v1"), self._bind("wl_shm"))
+        largest = 4 * max(round(o.rect.width * o.scale) * round(o.rect.height * o.scale)
+                          for o in self.outputs)  # bytes of the biggest output's pixels
+        self.copies = ScreenCopy(self.display, self._bind("zwlr_screencopy_manager_v1"), self._bind("wl_shm"),
+                                 largest)
         self._pointer: Any = None
         self.placed: Pointer | None = None
         self._own_focus: set[int] = set()  # windows focused by this run's own clicks, or before it
