@@ -40,11 +40,14 @@ test: $(STAMP) system-deps
 # takes a display or a browser e2e; the wheel's install test is marked wheel). No system packages
 # needed. `make test` runs everything and stays the test command. One worker per core: offline
 # tests wait for no browser, and a worker more only collects the suite once more (5 s of CPU).
+# worksteal: a worker that runs out takes tests queued on the other, so both cores stay busy to
+# the end; each starts on its half of the suite in order, so a module's tests mostly share one
+# worker (and the searches a module keeps for its tests, as test_solver_stars.py does).
 CHECK_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(PYTEST) -q -n $(CHECK_WORKERS) -m "not e2e and not wheel"
+	$(PYTEST) -q -n $(CHECK_WORKERS) --dist worksteal -m "not e2e and not wheel"
 
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)
