@@ -28,13 +28,15 @@ system-deps:
 # pytest runs with PYTHONDONTWRITEBYTECODE emptied: its workers keep the test modules they
 # compiled (assertions rewritten) for the next run, instead of compiling all of them each run (each
 # worker's collection took 5 CPU-s that way, 1.8 s from the kept files).
+# The modules go out costliest first (tests/conftest.py orders them; xdist's own reordering, by
+# test count, would put a long live module of few tests last and leave the other workers idle).
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n + 1 < 4 ? n + 1 : 4 )))
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m compileall -q $(PACKAGES)
-	$(PYTEST) -q -n $(WORKERS) --dist loadfile
+	$(PYTEST) -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The fast inner loop: ruff, mypy and every offline test (tests/conftest.py marks a test that
 # takes a display or a browser e2e; the wheel's install test is marked wheel). No system packages
