@@ -106,6 +106,17 @@ def browser(shared_browser: Chromium) -> Iterator[Chromium]:
         shared_browser.open("about:blank")
 
 
+@pytest.fixture(scope="session")
+def headless() -> Iterator[Chromium]:
+    """A headless Chromium (900x1100 CSS pixels, no display: the offline page tests), driven over
+    DevTools, one for the run on each worker (the practice and game-page modules all use it; a
+    start is about a CPU-second). A test shows its page in it (`Chromium.open` or a navigation)
+    and puts back what else it changes (the game page's device metrics)."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
+        yield chromium.start("about:blank")
+
+
 # --- conditions we did not design: a window manager, Firefox, two X screens -----------------
 
 
