@@ -28,23 +28,28 @@ system-deps:
 # pytest runs with PYTHONDONTWRITEBYTECODE emptied: its workers keep the test modules they
 # compiled (assertions rewritten) for the next run, instead of compiling all of them each run (each
 # worker's collection took 5 CPU-s that way, 1.8 s from the kept files).
+# The modules go out costliest first (tests/conftest.py orders them; xdist's own reordering, by
+# test count, would put a long live module of few tests last and leave the other workers idle).
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n + 1 < 4 ? n + 1 : 4 )))
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m compileall -q $(PACKAGES)
-	$(PYTEST) -q -n $(WORKERS) --dist loadfile
+	$(PYTEST) -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The fast inner loop: ruff, mypy and every offline test (tests/conftest.py marks a test that
 # takes a display or a browser e2e; the wheel's install test is marked wheel). No system packages
 # needed. `make test` runs everything and stays the test command. One worker per core: offline
 # tests wait for no browser, and a worker more only collects the suite once more (5 s of CPU).
+# worksteal: a worker that runs out takes tests queued on the other, so both cores stay busy to
+# the end; each starts on its half of the suite in order, so a module's tests mostly share one
+# worker (and the searches a module keeps for its tests, as test_solver_stars.py does).
 CHECK_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(PYTEST) -q -n $(CHECK_WORKERS) -m "not e2e and not wheel"
+	$(PYTEST) -q -n $(CHECK_WORKERS) --dist worksteal -m "not e2e and not wheel"
 
 demo: $(STAMP) system-deps
 	$(BIN)/queens-autosolve demo $(DEMO_ARGS)

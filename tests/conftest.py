@@ -55,6 +55,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if LIVE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
+    items[:] = longest_modules_first(items)
+
+
+# What a live test (or the wheel's install) costs against an offline one, for the order below: it
+# waits for browsers, displays or pip (seconds); an offline one mostly takes a fraction of a second.
+LIVE_WEIGHT = 50
+
+
+def longest_modules_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The tests, each module's in its own order, the modules by their expected cost, the
+    costliest first. `make test` hands out whole modules (--dist loadfile, with xdist's own
+    ordering by test count turned off): a long live module started last keeps the other workers
+    idle until it ends, one started first runs beside the rest."""
+    cost: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        slow = item.get_closest_marker("e2e") or item.get_closest_marker("wheel")
+        cost[module] = cost.get(module, 0) + (LIVE_WEIGHT if slow else 1)
+    return sorted(items, key=lambda item: -cost[item.nodeid.split("::")[0]])
 
 
 # --- a bare display and Chromium on it, shared by every module ---------------------------------
@@ -85,6 +104,17 @@ def browser(shared_browser: Chromium) -> Iterator[Chromium]:
     yield shared_browser
     if shared_browser.process is not None and tab_urls(shared_browser) != ["about:blank"]:
         shared_browser.open("about:blank")
+
+
+@pytest.fixture(scope="session")
+def headless() -> Iterator[Chromium]:
+    """A headless Chromium (900x1100 CSS pixels, no display: the offline page tests), driven over
+    DevTools, one for the run on each worker (the practice and game-page modules all use it; a
+    start is about a CPU-second). A test shows its page in it (`Chromium.open` or a navigation)
+    and puts back what else it changes (the game page's device metrics)."""
+    require_tool(have_chromium(), "Chromium")
+    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
+        yield chromium.start("about:blank")
 
 
 # --- conditions we did not design: a window manager, Firefox, two X screens -----------------

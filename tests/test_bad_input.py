@@ -1,4 +1,5 @@
-"""Bad, huge or endless input through the real CLI (`python -m queens_autosolve` in a subprocess): one
+"""Bad, huge or endless input through the real CLI (`python -m queens_autosolve` in a subprocess;
+input that only the parser or a reader refuses, through its `main` in the test's process): one
 line on stderr and exit status 2, never a traceback, and never unbounded work."""
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ def cli(
                           *args]) + (" " + redirect if redirect else "")
     return subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, text=True, timeout=timeout,
                           cwd=Path(__file__).resolve().parents[1])
+
+
+def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess:
+    """The CLI's `main` on ARGS in this process, as `cli` would report it: for input the parser
+    or a reader refuses, where what the process adds (start, exit, the shell) is not the point."""
+    from queens_autosolve.autosolve.cli import main
+
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, status, out, err)
 
 
 def assert_user_error(done: subprocess.CompletedProcess, *words: str) -> str:
@@ -107,14 +118,14 @@ def test_huge_numbers_in_a_header_are_one_line(text):
     f"https://puzz.link/p?starbattle/{BIG}/6/1/2u9gn9c9jpmk",
     f"https://puzz.link/p?starbattle/6/6/{BIG}/2u9gn9c9jpmk",
 ])
-def test_huge_numbers_in_a_puzzlink_url_are_one_line(url):
-    line = assert_user_error(cli("solve", url), "too long")
+def test_huge_numbers_in_a_puzzlink_url_are_one_line(url, capsys):
+    line = assert_user_error(in_process(capsys, "solve", url), "too long")
     assert len(line) < 300  # the URL is cut short in the message
 
 
 @pytest.mark.parametrize("position", [f"8 hard r{BIG}c1", f"{BIG} hard -", f"8 hard r1c{BIG}"])
-def test_huge_numbers_in_a_queens_position_are_one_line(position):
-    line = assert_user_error(cli("play", "queens", "--position", position))
+def test_huge_numbers_in_a_queens_position_are_one_line(position, capsys):
+    line = assert_user_error(in_process(capsys, "play", "queens", "--position", position))
     assert len(line) < 300
 
 
@@ -126,8 +137,9 @@ def test_huge_numbers_typed_as_moves_or_fields_get_the_prompt_again():
     assert "is not a board size" in fields.stdout and "is not a field" in fields.stdout
 
 
-def test_a_unicode_digit_in_an_amazons_setup_is_one_line():
-    assert_user_error(cli("play", "amazons", "--setup", "²5/6/6/6/6/6 w"), "is not W, B, x or a digit")
+def test_a_unicode_digit_in_an_amazons_setup_is_one_line(capsys):
+    assert_user_error(in_process(capsys, "play", "amazons", "--setup", "²5/6/6/6/6/6 w"),
+                      "is not W, B, x or a digit")
 
 
 def test_a_board_too_large_for_memory_is_refused_before_building_it(tmp_path):
@@ -172,8 +184,8 @@ def test_perfect_players_on_a_big_plain_board_stop_at_the_timeout():
 
 
 @pytest.mark.parametrize("value", ["-1", "nan"])
-def test_a_timeout_that_is_no_duration_is_refused(easy, value):
-    assert_user_error(cli("solve", str(easy), "--timeout", value), "--timeout")
+def test_a_timeout_that_is_no_duration_is_refused(easy, value, capsys):
+    assert_user_error(in_process(capsys, "solve", str(easy), "--timeout", value), "--timeout")
 
 
 def test_generate_checks_the_out_file_before_generating(tmp_path):
@@ -196,8 +208,9 @@ def test_elo_text_is_signed_and_never_plus_minus_zero():
     assert "+-0" not in even and "): 0 +/-" in even
 
 
-def test_a_puzzlink_url_without_border_data_says_what_is_wrong():
-    line = assert_user_error(cli("solve", "https://puzz.link/p?starbattle/6/6/1/"), "border data")
+def test_a_puzzlink_url_without_border_data_says_what_is_wrong(capsys):
+    done = in_process(capsys, "solve", "https://puzz.link/p?starbattle/6/6/1/")
+    line = assert_user_error(done, "border data")
     assert "no such file" not in line
 
 
@@ -327,8 +340,8 @@ def test_time_limit_stops_pure_python_work_and_names_the_step():
     (["bench", "{easy}", "--peer-sample", "-1"], "--peer-sample"),
     (["run", "--rounds", "0"], "--rounds"),
 ])
-def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, flag):
-    done = cli(*[arg.format(easy=easy) for arg in args], timeout=30)
+def test_a_numeric_flag_that_is_not_finite_or_in_range_is_one_line(easy, args, flag, capsys):
+    done = in_process(capsys, *[arg.format(easy=easy) for arg in args])
     line = assert_user_error(done, f"argument {flag}:", "(see queens-autosolve")
     assert "Overflow" not in line and "usage" not in done.stderr and done.stdout == ""
 
@@ -403,10 +416,10 @@ def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_time
 
     for out in (None, tmp_path / "out.txt"):
         where = ["--out", str(out)] if out else []
-        # 2 s: on a loaded machine the command's start alone took most of a second
-        done = cli("generate", "--size", "5", "--count", "1000000000", "--seed", "1", "--timeout", "2",
+        # the limit counts from the first puzzle on, past the start: 0.5 s writes about a hundred
+        done = cli("generate", "--size", "5", "--count", "1000000000", "--seed", "1", "--timeout", "0.5",
                    *where, timeout=60)
-        line = assert_user_error(done, "stopped after 2 s", "puzzles written to",
+        line = assert_user_error(done, "stopped after 0.5 s", "puzzles written to",
                                  "--out" if out else "standard output")
         written = int(line.split(" puzzles written")[0].rsplit("; ", 1)[1].replace(",", ""))
         # a stop in the middle of a write to a pipe (the alarm is never held back there) says so,
@@ -424,13 +437,13 @@ def test_generate_writes_each_puzzle_as_it_is_made_and_says_how_many_at_the_time
 
 
 @pytest.mark.parametrize("junk", ["/extra/junk", "%00", "?x=1#frag"])
-def test_a_puzzlink_url_with_trailing_junk_is_one_line(junk):
-    assert_user_error(cli("solve", "https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk" + junk),
+def test_a_puzzlink_url_with_trailing_junk_is_one_line(junk, capsys):
+    assert_user_error(in_process(capsys, "solve", "https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk" + junk),
                       repr(junk), "after the border data")
 
 
-def test_an_amazons_setup_with_no_pieces_is_one_line():
-    assert_user_error(cli("play", "amazons", "--setup", "6/6/6/6/6/6 w"), "no white queen")
+def test_an_amazons_setup_with_no_pieces_is_one_line(capsys):
+    assert_user_error(in_process(capsys, "play", "amazons", "--setup", "6/6/6/6/6/6 w"), "no white queen")
 
 
 def test_generate_stops_at_its_timeout_when_the_pipe_it_writes_to_is_not_read():

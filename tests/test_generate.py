@@ -345,17 +345,28 @@ def test_cli_harden_writes_what_the_api_makes(capsys):
     assert main(["generate", "-n", "8", "--harden", "-1"]) == 2
 
 
-def test_a_random_answer_where_row_by_row_placement_gives_up():
+def test_a_random_answer_where_row_by_row_placement_gives_up(monkeypatch):
     # 21x21 with 5 stars: row-by-row placement gives up on most seeds (2002 among them); the
     # answer then comes from propagation on the board whose regions are its rows
     with pytest.raises(ValueError, match="could not place 5 non-attacking queens"):
         random_solution_cells(21, 5, random.Random(0), tries=5)
-    queens = generate_module.random_answer(21, 5, random.Random(2002))
+    by_propagation = []
+    made = generate_module._answer_by_propagation
+
+    def recorded(*args):
+        by_propagation.append(made(*args))
+        return by_propagation[-1]
+
+    # the answer is drawn once, inside the generator (seconds at this size), and checked there
+    monkeypatch.setattr(generate_module, "_answer_by_propagation", recorded)
+    puzzle = generate_puzzle(21, 5, rng=2002)
+    assert by_propagation and by_propagation[-1] is not None
+    queens = cells_of(by_propagation[-1], 21)
     rows = [r for r, _ in queens]
     cols = [c for _, c in queens]
     assert all(rows.count(i) == 5 and cols.count(i) == 5 for i in range(21))
     apart = [max(abs(a[0] - b[0]), abs(a[1] - b[1])) for i, a in enumerate(queens) for b in queens[i + 1:]]
     assert min(apart) > 1  # no two touch
-    puzzle = generate_puzzle(21, 5, rng=2002)
     result = search(puzzle, limit=2)
     assert result.count == 1 and is_solution(puzzle, present(result.solution))
+    assert sorted(present(result.solution).queens) == sorted(queens)  # the puzzle is built on it

@@ -15,7 +15,6 @@ import tempfile
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from functools import partial
 from io import BytesIO
 from typing import Any
@@ -228,15 +227,6 @@ def need_chromium() -> str:
     """The Chromium executable, for the tests that run it once (--dump-dom, --screenshot)."""
     require_tool(have_chromium(), "Chromium")
     return find_chromium()
-
-
-@pytest.fixture(scope="module")
-def headless() -> Iterator[Chromium]:
-    """A headless Chromium for this module's tests (900x1100 CSS pixels), driven over DevTools;
-    each test shows its page with `open_page`."""
-    require_tool(have_chromium(), "Chromium")
-    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
-        yield chromium.start("about:blank")
 
 
 def mouse(headless: Chromium, kind: str, x: float, y: float, **extra: object) -> None:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
 from io import BytesIO
 
 import numpy as np
-import pytest
 from PIL import Image
 
 from queens_autosolve.pages.browser import Chromium
@@ -18,19 +16,11 @@ from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.search import search
 from tests.checks import present
-from tests.environment import have_chromium, require_tool
 from tests.live import TWO_FRAMES, wait_for_page
 
 SIX = generate_puzzle(6, rng=5)
 SIX_ANSWER = sorted(present(search(SIX).solution).queens)
 WAIT = 30.0
-
-
-@pytest.fixture(scope="module")
-def headless() -> Iterator[Chromium]:
-    require_tool(have_chromium(), "Chromium")
-    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
-        yield chromium.start("about:blank")
 
 
 def wait_for(headless: Chromium, expression: str) -> object:

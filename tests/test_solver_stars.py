@@ -9,7 +9,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 
 import queens_autosolve.solver.branching as branching
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
-from queens_autosolve.solver import explain, search
+from queens_autosolve.solver import SearchResult, explain, search
 from queens_autosolve.solver.block_rules import block_settles, cover_regions, region_cover
 from queens_autosolve.solver.board import bits, changed_units
 from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
@@ -61,6 +63,20 @@ HARD_SET = GAMES / "stars4-17-hard.txt"
 HARDER_SET = GAMES / "stars4-17-harder.txt"
 # `solver.search` is also the name of the function
 SEARCH_MODULE: Any = sys.modules["queens_autosolve.solver.search"]
+
+
+@cache
+def set_puzzles(path: Path) -> tuple[Puzzle, ...]:
+    return tuple(read_puzzles(str(path)))
+
+
+@cache
+def searched(path: Path, name: str) -> SearchResult:
+    """`search(puzzle, limit=2)` with the default rules and settings, once a run for each puzzle
+    of a games/ set: several tests judge the same hard searches (seconds each set). A test that
+    changes the search's settings calls this before it does."""
+    (puzzle,) = [p for p in set_puzzles(path) if p.name == name]
+    return search(puzzle, limit=2)
 
 
 def full(puzzle: Puzzle) -> int:
@@ -170,8 +186,8 @@ def test_hard_set_has_twenty_17x17_four_star_puzzles():
 @pytest.mark.skipif(not HARD_SET.exists(), reason="games/stars4-17-hard.txt not made yet")
 @pytest.mark.parametrize("index", range(20))
 def test_each_puzzle_of_the_hard_set_has_one_answer(index):
-    puzzle = read_puzzles(str(HARD_SET))[index]
-    result = search(puzzle, limit=2)
+    puzzle = set_puzzles(HARD_SET)[index]
+    result = searched(HARD_SET, puzzle.name)
     assert result.count == 1, puzzle.name
     assert is_solution(puzzle, present(result.solution))
 
@@ -180,13 +196,13 @@ def test_harder_set_takes_the_search_more_nodes_than_the_hard_set_does():
     """games/stars4-17-harder.txt (hardened maps: generate --harden) is what its README says: ten
     or more 17x17 4-star puzzles with one answer each, every one costing more search nodes than
     the median puzzle of games/stars4-17-hard.txt."""
-    harder = read_puzzles(str(HARDER_SET))
-    hard_nodes = sorted(search(puzzle, limit=2).nodes for puzzle in read_puzzles(str(HARD_SET)))
+    harder = set_puzzles(HARDER_SET)
+    hard_nodes = sorted(searched(HARD_SET, puzzle.name).nodes for puzzle in set_puzzles(HARD_SET))
     median = hard_nodes[len(hard_nodes) // 2]
     assert len(harder) >= 10
     for puzzle in harder:
         assert (puzzle.n, puzzle.k) == (17, 4) and "harden" in puzzle.meta
-        result = search(puzzle, limit=2)
+        result = searched(HARDER_SET, puzzle.name)
         assert result.count == 1 and is_solution(puzzle, present(result.solution)), puzzle.name
         assert result.nodes > median, puzzle.name
 
@@ -266,8 +282,8 @@ def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_st
     # against fresh rules above), so the search may take other paths and other node counts (at
     # trials at the root only, as the product runs: 42 nodes here, 46 with no memory), but it
     # finds the same answers.
-    puzzle = read_puzzles(str(HARD_SET))[1] if HARD_SET.exists() else STALLS
-    expected = search(puzzle, limit=2)
+    puzzle = set_puzzles(HARD_SET)[1] if HARD_SET.exists() else STALLS
+    expected = searched(HARD_SET, puzzle.name) if HARD_SET.exists() else search(puzzle, limit=2)
     calls: list[tuple[Any, Any]] = []
 
     def checked(rule):
@@ -541,8 +557,8 @@ def test_probing_the_root_removes_cells_learns_conflicts_and_keeps_the_answer():
 
 
 def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkeypatch):
-    puzzle = read_puzzles(str(HARD_SET))[2]
-    probed = search(puzzle, limit=2)
+    puzzle = set_puzzles(HARD_SET)[2]
+    probed = searched(HARD_SET, puzzle.name)
     monkeypatch.setattr(SEARCH_MODULE, "PROBE_FROM_K", 99)
     plain = search(puzzle, limit=2)
     assert probed.count == plain.count == 1
@@ -551,8 +567,9 @@ def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkey
 
 
 def test_a_big_probed_search_probes_the_root_branches_and_takes_fewer_nodes(monkeypatch):
-    (puzzle,) = [p for p in read_puzzles(str(HARDER_SET)) if p.name == "gen-n17-k4-s1011"]  # the biggest tree
-    probed = search(puzzle, limit=2)
+    # past PROBE_BRANCHES_AFTER nodes, and its plain search is cheap (the biggest tree's is not)
+    (puzzle,) = [p for p in set_puzzles(HARDER_SET) if p.name == "gen-n17-k4-s1003"]
+    probed = searched(HARDER_SET, puzzle.name)
     monkeypatch.setattr(SEARCH_MODULE, "PROBE_BRANCHES_AFTER", 1 << 30)
     plain = search(puzzle, limit=2)
     assert probed.count == plain.count == 1 and probed.solution == plain.solution
@@ -649,8 +666,9 @@ def test_probing_agrees_with_brute_force_on_grown_regions(seed):
 
 
 def test_a_rule_set_passed_in_changes_that_search_only():
-    puzzle = read_puzzles(str(HARD_SET))[2] if HARD_SET.exists() else STALLS
-    usual = search(puzzle, limit=2)
+    # count_blocks cuts s3's search too, whose search without it is a fraction of s6's
+    puzzle = set_puzzles(HARD_SET)[1] if HARD_SET.exists() else STALLS
+    usual = searched(HARD_SET, puzzle.name) if HARD_SET.exists() else search(puzzle, limit=2)
     without = search(puzzle, limit=2, rules=DEFAULT_RULES.without("count_blocks"))
     assert "count_blocks" not in [rule.__name__ for rule in DEFAULT_RULES.without("count_blocks").for_k(4)]
     assert without.count == usual.count == 1 and without.solution == usual.solution

@@ -25,7 +25,6 @@ from queens_autosolve.twoplayer.queens_board import QueensBoard
 from queens_autosolve.twoplayer.queens_game import DEFAULT_AI, DEFAULT_MODE, DEFAULT_SIZE
 from queens_autosolve.vision.colour_names import hex_rgb
 from queens_autosolve.vision.sample import to_lab
-from tests.environment import have_chromium, require_tool
 from tests.live import TWO_FRAMES, wait_for_page
 
 FRAME = (0x3B, 0x2F, 0x63)  # the board's frame (game.css --frame)
@@ -75,13 +74,6 @@ def test_the_cli_link_asks_for_the_pages_own_defaults():
 
 
 # --- the page in Chromium --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def headless() -> Iterator[Chromium]:
-    require_tool(have_chromium(), "Chromium")
-    with Chromium("", size=(900, 1100), headless=True, extra_args=("--hide-scrollbars",)) as chromium:
-        yield chromium.start("about:blank")
 
 
 @pytest.fixture(scope="module")
