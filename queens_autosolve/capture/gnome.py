@@ -205,7 +205,7 @@ class FrameStream:
             source.append(f"fd={pipewire_fd}")
         self.process = subprocess.Popen(
             # videoconvert passes BGRx through untouched (mutter's format here) and converts another
-            [binary, "-q", *source, "!", "videoconvert", "!",
+            [*_dies_with_this_thread(), binary, "-q", *source, "!", "videoconvert", "!",
              f"video/x-raw,format=BGRx,width={width},height={height}", "!", "fdsink", "sync=false"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(env), start_new_session=True,
             pass_fds=() if pipewire_fd is None else (pipewire_fd,),
@@ -267,6 +267,16 @@ class FrameStream:
         self._reader.join(timeout=5)  # it ends at the pipe's end; then the pipe can be closed
         if self.process.stdout is not None:
             self.process.stdout.close()
+
+
+def _dies_with_this_thread() -> list[str]:
+    """The command prefix that has what it starts killed when the thread starting it ends
+    (util-linux's setpriv, PR_SET_PDEATHSIG), so a run killed outright (SIGKILL: no chance to
+    stop anything) leaves no screen-cast reader behind: mutter ending the cast with the run's
+    D-Bus connection did not always end it (one in about five killed runs, in the suite).
+    A stream must therefore be started by a thread that lives as long as it."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
 
 
 class GnomeDesktop:

@@ -65,12 +65,15 @@ class AreaCast:
 
 class AreaStart:
     """An area cast being started on a thread of its own: its D-Bus calls and the wait for
-    PipeWire's stream take a tenth of a second that the job spends solving meanwhile."""
+    PipeWire's stream take a tenth of a second that the job spends solving meanwhile. The thread
+    lives until `stop`: the stream's reader dies with the thread that started it."""
 
     def __init__(self, address: str, wanted: Rect, monitor: Rect, env: Mapping[str, str]) -> None:
         self.rect = area_around(wanted, monitor)
         self.cast: AreaCast | None = None
         self.failed = False
+        self._started = threading.Event()
+        self._ended = threading.Event()
         self._thread = threading.Thread(target=self._start, args=(address, dict(env)), name="area-cast",
                                         daemon=True)
         self._thread.start()
@@ -80,17 +83,22 @@ class AreaStart:
             self.cast = AreaCast.start(address, self.rect, env)
         except CaptureError:  # no area cast on this mutter: the monitor's serves every grab
             self.failed = True
+        finally:
+            self._started.set()
+        self._ended.wait()
 
     def covers(self, rect: Rect) -> bool:
         return self.rect.intersection(rect) == rect
 
     def stream(self) -> FrameStream | None:
         """The area's stream once it has its first frame, else None (not yet, or never)."""
-        if self._thread.is_alive() or self.cast is None or not self.cast.stream.has_frame():
+        if not self._started.is_set() or self.cast is None or not self.cast.stream.has_frame():
             return None
         return self.cast.stream
 
     def stop(self) -> None:
-        self._thread.join()
+        self._started.wait()
         if self.cast is not None:
             self.cast.stop()
+        self._ended.set()
+        self._thread.join()
