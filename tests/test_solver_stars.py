@@ -504,15 +504,14 @@ def test_a_cut_whose_split_cells_fit_only_their_queens_puts_one_in_each_block():
     assert [step.kind for step in log] == [StepKind.BLOCK] and "regions F, I in columns 1-5" in log[0].text
 
 
-def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
-    # In every state the search meets that the answer lies within, the rule keeps the answer
-    # (removes none of its queens, places none elsewhere); and it finds something.
-    puzzle = read_puzzles(str(HARD_SET))[3]
+def answer_keeping(rule, puzzle, finds):
+    """`rule`, asserting in every state the search meets that the answer lies within that it
+    keeps the answer (removes none of its queens, places none elsewhere); what it changes goes
+    to `finds`."""
     answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
-    finds = []
 
     def spy(board, cand, queens, log):
-        state = cut_regions(board, cand, queens, log)
+        state = rule(board, cand, queens, log)
         if queens & ~answer == 0 and answer & ~(cand | queens) == 0:
             assert state is not None
             assert state[1] & ~answer == 0 and answer & ~(state[0] | state[1]) == 0
@@ -520,6 +519,15 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
                 finds.append(state)
         return state
 
+    return spy
+
+
+def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
+    # In every state the search meets that the answer lies within, the rule keeps the answer
+    # (removes none of its queens, places none elsewhere); and it finds something.
+    puzzle = read_puzzles(str(HARD_SET))[3]
+    finds: list[tuple[int, int]] = []
+    spy = answer_keeping(cut_regions, puzzle, finds)
     spied = replace(DEFAULT_RULES, cuts=tuple(spy if rule is cut_regions else rule for rule in RULES_CUTS))
     monkeypatch.setattr(SEARCH_MODULE, "TRIAL_DEPTH", -1)  # no trials below the root
     result = search(puzzle, limit=2, rules=spied)
@@ -613,18 +621,8 @@ def test_placements_keep_the_answer_and_settle_cells_in_a_probed_search():
     # In every state the probed search meets that the answer lies within, the rule keeps the
     # answer; and it finds something.
     puzzle = read_puzzles(str(HARD_SET))[2]
-    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
-    finds = []
-
-    def spy(board, cand, queens, log):
-        state = settle_placements(board, cand, queens, log)
-        if queens & ~answer == 0 and answer & ~(cand | queens) == 0:
-            assert state is not None
-            assert state[1] & ~answer == 0 and answer & ~(state[0] | state[1]) == 0
-            if state != (cand, queens):
-                finds.append(state)
-        return state
-
+    finds: list[tuple[int, int]] = []
+    spy = answer_keeping(settle_placements, puzzle, finds)
     spied = replace(DEFAULT_RULES, probed=(spy,))
     result = search(puzzle, limit=2, rules=spied)
     assert result.count == 1 and is_solution(puzzle, present(result.solution))

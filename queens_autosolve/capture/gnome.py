@@ -273,7 +273,8 @@ def _dies_with_this_thread() -> list[str]:
     """The command prefix that has what it starts killed when the thread starting it ends
     (util-linux's setpriv, PR_SET_PDEATHSIG), so a run killed outright (SIGKILL: no chance to
     stop anything) leaves no screen-cast reader behind: mutter ending the cast with the run's
-    D-Bus connection did not always end it (one in about five killed runs, in the suite).
+    D-Bus connection did not always end it (the area cast's reader outlived 1 of 3 runs killed
+    on a loaded machine, and one in a suite run).
     A stream must therefore be started by a thread that lives as long as it."""
     setpriv = shutil.which("setpriv")
     return [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []

@@ -64,12 +64,8 @@ def squeeze_step(board: Board, u: int, mask: int) -> Step:
 
 def placements_step(board: Board, u: int, forced: int, drop: int) -> Step:
     """What the placements of unit u's remaining queens settle (place_rules.settle_placements)."""
-    parts = []
-    if forced:
-        parts.append(f"queen on {board.names(forced)}")
-    if drop:
-        parts.append(f"remove {board.names(drop)}")
-    text = f"every way {board.puzzle.unit_name(u)} can still take its queens agrees: {'; '.join(parts)}"
+    unit = board.puzzle.unit_name(u)
+    text = f"every way {unit} can still take its queens agrees: {_holds(board, forced, drop)}"
     return Step(text, board.cells(forced | drop), kind=StepKind.ATTACK)
 
 
@@ -135,13 +131,8 @@ def blocks_step(board: Board, about: str, count: int, forced: int, drop: int) ->
 
 def line_step(board: Board, name: str, forced: int, drop: int) -> Step:
     """Line `name` has room for exactly k queens apart: `forced` hold queens, `drop` go."""
-    what = []
-    if forced:
-        what.append(f"{board.names(forced)} must hold {'queens' if forced & (forced - 1) else 'a queen'}")
-    if drop:
-        what.append(f"remove {board.names(drop)}")
     return Step(
-        f"{name} has room for exactly {board.k} queens not side by side: {'; '.join(what)}",
+        f"{name} has room for exactly {board.k} queens not side by side: {_holds(board, forced, drop)}",
         board.cells(forced | drop),
         kind=StepKind.LINE,
     )
@@ -193,3 +184,13 @@ def regions_text(board: Board, numbers: list[int]) -> str:
 def band_text(a: int, horizontal: bool) -> str:
     """The band of lines a and a+1 (0-based): "rows 3-4" or "columns 3-4"."""
     return f"{'rows' if horizontal else 'columns'} {a + 1}-{a + 2}"
+
+
+def _holds(board: Board, forced: int, drop: int) -> str:
+    """'A1 must hold a queen; remove B2, C3': what a rule settles, in words."""
+    what = []
+    if forced:
+        what.append(f"{board.names(forced)} must hold {'queens' if forced & (forced - 1) else 'a queen'}")
+    if drop:
+        what.append(f"remove {board.names(drop)}")
+    return "; ".join(what)
