@@ -13,6 +13,7 @@ live tests call (practice_page, xdotool, ...): live.py.
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,14 @@ from tests.live import wait_for_window
 # module's tests share one worker, so its module-scoped displays and browsers start once. Not
 # --dist loadgroup: on pytest 9.2 it ignores xdist_group marks (pytest-xdist issue #1386), and
 # the openbox display with its Firefox was started on both workers.
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as from a terminal, in this process and every program a test starts: a run in the
+    background (`make test &`, a CI runner's shell) inherits SIGINT ignored, Python then leaves it
+    ignored in every child, and a test's Ctrl-C to `practice` never reached it."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # A test that takes a display or a browser is live (marked e2e), whatever its module: `make check`

@@ -456,10 +456,7 @@ def test_the_web_command_serves_the_game_and_prints_its_url():
         [sys.executable, "-m", "queens_autosolve", "play", "queens", "--web", "--no-open", "--size", "6",
          "--mode", "easy", "--seed", "3", "--p1", "greedy", "--p2", "human"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        # as from a terminal: a test run in the background (`make test &`) inherits SIGINT
-        # ignored, and Python then leaves it ignored, so Ctrl-C would never reach the server
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    )  # Ctrl-C reaches it as from a terminal (tests/conftest.py pytest_configure)
     try:
         line = process.stdout.readline() if process.stdout else ""
         assert line.startswith("Queens Game at http://127.0.0.1:"), line
