@@ -83,6 +83,13 @@ def assert_one_line(err: str) -> None:
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
 
 
+def put_the_browser_back(sway: Sway) -> None:
+    """The module's Chromium where the next test expects it: floating, 1168 x 998 at (0, 0)."""
+    sway.swaymsg("[app_id=chromium]", "floating", "enable")
+    sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+    sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+
+
 def board_of(sway: Sway):
     """The board's box on screen, as the job reads it."""
     from queens_autosolve.autosolve import onscreen, pipeline
@@ -161,8 +168,7 @@ def test_a_window_moved_and_resized_is_solved_where_it_now_is(sway, chromium):
             done = run_cli(sway)
             state = server.wait_for(solved=True, timeout=5)
         finally:
-            sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
-            sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+            put_the_browser_back(sway)
     assert done.returncode == 0, done.stdout + done.stderr
     assert_solved(state, puzzle)
 
@@ -339,9 +345,7 @@ def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromiu
             sway.swaymsg('[title="^Terminal$"]', "floating", "disable")
             tiled_run(960)
     finally:
-        sway.swaymsg("[app_id=chromium]", "floating", "enable")
-        sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
-        sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+        put_the_browser_back(sway)
     for done, state in outcomes:
         assert done.returncode == 0 and state is not None, done.stdout + done.stderr
         assert_solved(state, puzzle)
@@ -365,8 +369,7 @@ def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
             state = server.wait_for(solved=True, timeout=5)
     finally:
         sway.swaymsg("output", "HEADLESS-1", "scale", "1")
-        sway.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
-        sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+        put_the_browser_back(sway)
     if scroll:
         assert first.returncode == 2 and "bottom" in first.stderr and moves == 0, first.stderr
         assert_one_line(first.stderr)

@@ -119,7 +119,7 @@ def run_command(command: str, cwd: Path, env: dict[str, str] | None = None,
 OFFLINE = sorted(c for c, test in COVERED.items() if test == "test_offline_readme_command")
 
 
-PACKAGE_DIRS = ("autosolve", "actuator", "capture", "vision", "solver", "pages", "twoplayer", "bench")
+PACKAGE_DIRS = tuple(sorted(path.parent.name for path in (ROOT / "queens_autosolve").glob("*/__init__.py")))
 NAMED_PATH = re.compile(
     r"(?<![\w/.-])((?:queens_autosolve|tests|scripts|benchmarks|games|docs|completions|"
     + "|".join(PACKAGE_DIRS) + r")/[\w/-]+\.(?:py|md|sh|txt|js|html|png))"
