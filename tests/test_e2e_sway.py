@@ -67,8 +67,10 @@ def sway():
 
 @pytest.fixture(scope="module")
 def chromium(sway):
+    """The module's native Chromium, its window mapped (a test run alone moves it at once)."""
     browser = native_chromium(sway).start("about:blank")
     try:
+        wait_for_title(sway, "Chromium")
         yield browser
     finally:
         browser.stop()
@@ -366,7 +368,7 @@ def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
             first = run_cli(sway)
             moves = server.state().moves
             done = run_cli(sway, "--scroll") if scroll else first
-            state = server.wait_for(solved=True, timeout=5)
+            state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else None
     finally:
         sway.swaymsg("output", "HEADLESS-1", "scale", "1")
         put_the_browser_back(sway)
