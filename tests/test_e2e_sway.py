@@ -375,7 +375,7 @@ def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
     if scroll:
         assert first.returncode == 2 and "bottom" in first.stderr and moves == 0, first.stderr
         assert_one_line(first.stderr)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0 and state is not None, done.stdout + done.stderr
     assert_solved(state, puzzle)
 
 

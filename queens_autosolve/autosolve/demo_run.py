@@ -26,10 +26,6 @@ if TYPE_CHECKING:  # the pipeline and the page's server load only when the demo 
     from queens_autosolve.autosolve.records import Source
     from queens_autosolve.pages.practice import PracticeServer
 
-# The desktops `demo --desktop` plays on, each started when none of its kind is there.
-DEMO_DESKTOPS = ("x11", "sway", "gnome")
-
-
 @dataclass(frozen=True)
 class DemoOutcome:
     """How the demo went: `solved` is what the practice page itself reported."""
@@ -70,9 +66,9 @@ def run_demo(
     desktop: str = "x11",
 ) -> DemoOutcome:
     """Serve the practice page, open it in Chromium (starting Xvfb when there is no display),
-    solve it live with the pipeline and ask the page whether it is solved. `desktop`: one of
-    DEMO_DESKTOPS, the desktop to play on (and to start when there is none: Xvfb for x11, a
-    headless sway for sway, a headless mutter for gnome).
+    solve it live with the pipeline and ask the page whether it is solved. `desktop`: "x11",
+    "sway" or "gnome" (`demo --desktop`), the desktop to play on (and to start when there is
+    none: Xvfb for x11, a headless sway for sway, a headless mutter for gnome).
 
     `show` gets the outcome as soon as it is known (before --keep-open holds everything up).
     """

@@ -1,7 +1,10 @@
-"""The numeric command-line flags, checked in one place: each kind of number is an argparse type
-that takes a value only when it is finite and in its range, so no command meets a NaN, an
-infinity or a number too large for the timers and sleeps it feeds (``--timeout 1e10`` overflowed
-`signal.setitimer`, ``--delay inf`` the clicker's sleep).
+"""The command-line flags the commands share, said one way for all.
+
+The numeric flags are checked in one place: each kind of number is an argparse type that takes a
+value only when it is finite and in its range, so no command meets a NaN, an infinity or a number
+too large for the timers and sleeps it feeds (``--timeout 1e10`` overflowed `signal.setitimer`,
+``--delay inf`` the clicker's sleep). The commands that work on the screen (`run`, `hint`,
+`watch`) take where the board is and on which desktop from `add_where_arguments`.
 
 >>> TIMEOUT("2.5"), TIMEOUT("0")
 (2.5, 0.0)
@@ -15,6 +18,9 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import dataclass
+from pathlib import Path
+
+from queens_autosolve.capture.desktop import DESKTOPS
 
 # The longest time limit or budget taken: 11.6 days. `signal.setitimer` overflows near 1e10 s.
 MAX_SECONDS = 1_000_000.0
@@ -103,3 +109,27 @@ DELAY = Seconds(0.0, MAX_DELAY)  # --delay between clicks
 POSITIVE = Whole(1)  # --rounds, --count, --games, --seeds ...
 COUNT_OR_ALL = Whole(0)  # --peer-sample (0: all)
 PORT = Whole(0, 65535)  # --port (0: any free port)
+
+
+def add_where_arguments(
+    parser: argparse.ArgumentParser, *, screen: str | None = None, image: str | None = None
+) -> None:
+    """--window TITLE, with --screen (helped by `screen`) and --image FILE (by `image`) where the
+    command takes them, as alternatives; then --display and --desktop."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
+                       "(default: a browser window titled 'Queens')")
+    if screen is not None:
+        where.add_argument("--screen", action="store_true", help=screen)
+    if image is not None:
+        where.add_argument("--image", metavar="FILE", type=Path, help=image)
+    parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
+    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
+                        help="the desktop to work on (default auto: the session's own; x11, wlroots for "
+                        "sway, gnome)")
+
+
+def add_any_window_argument(parser: argparse.ArgumentParser) -> None:
+    """--any-window: the commands that click refuse a window that is not a web browser without it."""
+    parser.add_argument("--any-window", action="store_true",
+                        help="allow clicking a window that is not a web browser (on purpose only)")

@@ -24,6 +24,7 @@ from queens_autosolve.vision.sizes import MAX_N, MIN_N
 if TYPE_CHECKING:  # the demo pulls in capture, vision and the practice server: only when it runs
     from queens_autosolve.autosolve.demo_run import DemoOutcome
 
+# The desktops `demo --desktop` plays on, each started when none of its kind is there.
 DEMO_DESKTOPS = ("x11", "sway", "gnome")
 PROGRAM = "queens-autosolve"
 

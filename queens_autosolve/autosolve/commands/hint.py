@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from queens_autosolve.autosolve.flags import DELAY
-from queens_autosolve.capture.desktop import DESKTOPS
+from queens_autosolve.autosolve.flags import DELAY, add_any_window_argument, add_where_arguments
 
 if TYPE_CHECKING:  # the coach's live glue imports vision and OpenCV: only when the command runs
     from queens_autosolve.autosolve.live_coach import HintResult
@@ -30,19 +28,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "marks, and print your mistakes or else the next step a person can follow from the board as "
         "it stands: the rule, the cells, and the X marks or the queen it lets you place.",
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
-                       "(default: a browser window titled 'Queens')")
-    where.add_argument("--image", metavar="FILE", type=Path, help="read a screenshot file instead")
-    parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
-    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
-                        help="the desktop to work on (default auto: X11, unless the session is Wayland, "
-                        "which is not supported yet)")
+    add_where_arguments(parser, image="read a screenshot file instead")
     parser.add_argument("--apply", action="store_true",
                         help="make the step on the board: click its X marks, or its queen")
     parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S", help="seconds between clicks")
-    parser.add_argument("--any-window", action="store_true",
-                        help="allow clicking a window that is not a web browser (on purpose only)")
+    add_any_window_argument(parser)
     parser.add_argument("--json", action="store_true",
                         help="print {mistakes: [...], step: {rule, cells, marks, queen, text}, ...}")
     parser.set_defaults(func=main)

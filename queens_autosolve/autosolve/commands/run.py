@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from queens_autosolve.autosolve.flags import DELAY, POSITIVE
-from queens_autosolve.capture.desktop import DESKTOPS
+from queens_autosolve.autosolve.flags import DELAY, POSITIVE, add_any_window_argument, add_where_arguments
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,16 +21,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Find the browser window showing LinkedIn Queens (or the practice page), read "
         "the board, solve it, click the queens in and check the page shows the solution.",
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
-                       "(default: a browser window titled 'Queens')")
-    where.add_argument("--screen", action="store_true", help="read the whole screen instead of one window")
-    where.add_argument("--image", metavar="FILE", type=Path,
-                       help="read a screenshot file (nothing is clicked)")
-    parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
-    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
-                        help="the desktop to work on (default auto: X11, unless the session is Wayland, "
-                        "which is not supported yet)")
+    add_where_arguments(parser, screen="read the whole screen instead of one window",
+                        image="read a screenshot file (nothing is clicked)")
     parser.add_argument("--dry-run", action="store_true",
                         help="do everything but click; print the solution and the plan")
     parser.add_argument("--delay", type=DELAY, default=0.0, metavar="S",
@@ -42,8 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="read-plan-click rounds at most, while the board differs (default 3)")
     parser.add_argument("--scroll", action="store_true",
                         help="scroll the page with the mouse wheel until the whole board is in view")
-    parser.add_argument("--any-window", action="store_true",
-                        help="allow clicking a window that is not a web browser (on purpose only)")
+    add_any_window_argument(parser)
     parser.add_argument("--any-solution", action="store_true",
                         help="a puzzle with several solutions: click one of them (for pages that take any "
                         "valid placement) instead of refusing")

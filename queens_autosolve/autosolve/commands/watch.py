@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from queens_autosolve.capture.desktop import DESKTOPS
+from queens_autosolve.autosolve.flags import add_any_window_argument, add_where_arguments
 
 if TYPE_CHECKING:  # the loop imports vision and OpenCV: only when the command runs
     from queens_autosolve.autosolve.watch import BoardDone, Watcher
@@ -32,19 +32,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(Start pressed, a new puzzle), solve it as `run` does, with its safety rules, and go on "
         "watching. Boards already solved, met before or begun by hand are left alone.",
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
-                       "(default: a browser window titled 'Queens')")
-    where.add_argument("--screen", action="store_true", help="watch the whole screen instead of one window")
-    parser.add_argument("--display", metavar="NAME", help="X11 display (default: $DISPLAY)")
-    parser.add_argument("--desktop", choices=DESKTOPS, default="auto",
-                        help="the desktop to work on (default auto)")
+    add_where_arguments(parser, screen="watch the whole screen instead of one window")
     parser.add_argument("--once", action="store_true",
                         help="exit after the first board solved (or refused), with run's exit status")
     parser.add_argument("--take-over", action="store_true",
                         help="also solve a board someone has begun (marks or queens on it)")
-    parser.add_argument("--any-window", action="store_true",
-                        help="allow clicking a window that is not a web browser (on purpose only)")
+    add_any_window_argument(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per board (JSON Lines)")
     parser.set_defaults(func=main)
 
