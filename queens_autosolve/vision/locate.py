@@ -34,9 +34,9 @@ from queens_autosolve.vision.merged import (
     unit_share,
     units_of_strips,
 )
-from queens_autosolve.vision.outlines import Outlines, outlines_of
+from queens_autosolve.vision.outlines import Outlines, contour_areas, outlines_of
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
-from queens_autosolve.vision.shades import Shades, compare_with
+from queens_autosolve.vision.shades import Shades, compare_with, subtract_number
 from queens_autosolve.vision.sizes import MAX_N, MIN_N
 from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
@@ -62,11 +62,22 @@ def light_mask(shades: Shades, stripes: bool = False, dark: int = DARK) -> np.nd
     dragged down; the absolute test catches thick borders. (One dilation: a closing would be
     exact at the edges of cells, but costs twice as much and changes nothing that matters.)
     """
+    if not stripes:
+        return _light_without_stripes(shades, dark)
     # not a line: not(line and not stripe) = not line, or stripe (two whole-image passes fewer)
     no_line = compare_with(shades.local_dark, LOCAL_DARK, cv2.CMP_LT)
-    if stripes:  # red conflict stripes are not lines
-        no_line = cv2.bitwise_or(no_line, shades.stripes)
+    no_line = cv2.bitwise_or(no_line, shades.stripes)  # red conflict stripes are not lines
     return cv2.bitwise_and(no_line, compare_with(shades.gray, dark, cv2.CMP_GT))
+
+
+def _light_without_stripes(shades: Shades, dark: int) -> np.ndarray:
+    """`light_mask` where stripes count as lines, in one array: a pixel is light when its luma
+    exceeds both `dark` and the lightest within two less LOCAL_DARK (the same test, as
+    lightest - gray < LOCAL_DARK holds exactly when gray > lightest - LOCAL_DARK, and the
+    saturating subtraction only clips below 0 <= dark)."""
+    bound = subtract_number(shades.lightest, LOCAL_DARK)
+    cv2.max(bound, dark, dst=bound)  # type: ignore[call-overload]  # stubs lack the scalar form
+    return np.asarray(cv2.compare(shades.gray, bound, cv2.CMP_GT, dst=bound))
 
 
 def stripes_on_lines(shades: Shades) -> bool:
@@ -113,9 +124,11 @@ def _blobs_among(outlines: Outlines, shape: tuple[int, ...], min_cell: int) -> B
         & (((w * 4 < h * 5) & (h * 4 < w * 5)) | cut_x | cut_y)
     )
     boxes = []
-    for i in np.flatnonzero(squarish).tolist():
+    candidates = np.flatnonzero(squarish)
+    areas = contour_areas([outlines.contours[i] for i in candidates.tolist()])
+    for i, area in zip(candidates.tolist(), areas.tolist()):
         contour, (bx, by, bw, bh) = outlines.contours[i], outlines.boxes[i].tolist()
-        if cv2.contourArea(contour) * 10 < bw * bh * 7:
+        if area * 10 < bw * bh * 7:
             continue  # not a filled square: an L of merged cells, a ring, a letter
         if not _is_square(contour, bw, bh):
             continue  # a disc (a round button passes the area test: 78.5% of its box)
