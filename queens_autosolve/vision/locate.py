@@ -36,7 +36,7 @@ from queens_autosolve.vision.merged import (
 )
 from queens_autosolve.vision.outlines import Outlines, contour_areas, outlines_of
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
-from queens_autosolve.vision.shades import Shades, compare_with, subtract_number
+from queens_autosolve.vision.shades import KERNEL, Shades, compare_with
 from queens_autosolve.vision.sizes import MAX_N, MIN_N
 from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
@@ -71,12 +71,15 @@ def light_mask(shades: Shades, stripes: bool = False, dark: int = DARK) -> np.nd
 
 
 def _light_without_stripes(shades: Shades, dark: int) -> np.ndarray:
-    """`light_mask` where stripes count as lines, in one array: a pixel is light when its luma
-    exceeds both `dark` and the lightest within two less LOCAL_DARK (the same test, as
-    lightest - gray < LOCAL_DARK holds exactly when gray > lightest - LOCAL_DARK, and the
-    saturating subtraction only clips below 0 <= dark)."""
-    bound = subtract_number(shades.lightest, LOCAL_DARK)
-    cv2.max(bound, dark, dst=bound)  # type: ignore[call-overload]  # stubs lack the scalar form
+    """`light_mask` where stripes count as lines, in one new array (each new whole-image array
+    costs page faults in a fresh process): a pixel is light when its luma exceeds both `dark`
+    and the lightest within two less LOCAL_DARK (the same test, as lightest - gray < LOCAL_DARK
+    holds exactly when gray > lightest - LOCAL_DARK, and the saturating subtraction only clips
+    below 0 <= dark)."""
+    bound = cv2.dilate(shades.gray, KERNEL)  # the lightest within two pixels
+    # (stubs lack the scalar forms of subtract and max)
+    cv2.subtract(bound, LOCAL_DARK, dst=bound)  # type: ignore[call-overload]
+    cv2.max(bound, dark, dst=bound)  # type: ignore[call-overload]
     return np.asarray(cv2.compare(shades.gray, bound, cv2.CMP_GT, dst=bound))
 
 

@@ -43,15 +43,10 @@ class Shades:
         return self.gray.shape[0], self.gray.shape[1]
 
     @cached_property
-    def lightest(self) -> np.ndarray:
-        """The lightest luma within two pixels of each pixel (uint8)."""
-        return np.asarray(cv2.dilate(self.gray, KERNEL))
-
-    @cached_property
     def local_dark(self) -> np.ndarray:
         """How much darker each pixel is than the lightest within two pixels (uint8 luma levels):
         high on lines, marks and stripes, zero inside flat cells."""
-        return cv2.subtract(self.lightest, self.gray)
+        return cv2.subtract(cv2.dilate(self.gray, KERNEL), self.gray)
 
     @cached_property
     def stripes(self) -> np.ndarray:
@@ -95,11 +90,6 @@ def compare_with(image: np.ndarray, value: float, op: int) -> np.ndarray:
     """`cv2.compare` of every pixel with the number `value` by `op` (a `cv2.CMP_*`): a uint8 mask,
     255 where it holds."""
     return np.asarray(cv2.compare(image, value, op))  # type: ignore[call-overload]  # stubs lack the scalar form
-
-
-def subtract_number(image: np.ndarray, value: float) -> np.ndarray:
-    """`image` less the number `value`, saturated at 0 (`cv2.subtract` of a number): a new array."""
-    return np.asarray(cv2.subtract(image, value))  # type: ignore[call-overload]  # stubs lack it too
 
 
 def scaled(image: np.ndarray, factor: float) -> np.ndarray:
