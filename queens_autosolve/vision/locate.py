@@ -38,7 +38,6 @@ from queens_autosolve.vision.outlines import Outlines, contour_areas, outlines_o
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from queens_autosolve.vision.shades import KERNEL, Shades, compare_with
 from queens_autosolve.vision.sizes import MAX_N, MIN_N
-from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
 from queens_autosolve.vision.tight import tight_crop_lattice
 
@@ -245,13 +244,7 @@ def _run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> n
 
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per line, the median light span of its blobs; lines with no blob are interpolated."""
-    lows: list[list[float]] = [[] for _ in range(n)]
-    highs: list[list[float]] = [[] for _ in range(n)]
-    for i, a, b in zip(index.tolist(), lo.tolist(), hi.tolist()):
-        lows[i].append(a)
-        highs[i].append(b)
-    left = np.array([list_median(v) if v else np.nan for v in lows])
-    right = np.array([list_median(v) if v else np.nan for v in highs])
+    left, right = _line_medians(lo, index, n), _line_medians(hi, index, n)
     known = ~np.isnan(left)
     at = np.arange(n)
     left = np.interp(at, at[known], left[known]) if not known.all() else left
@@ -263,6 +256,20 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
         for i in np.nonzero(~known)[0]:
             left[i], right[i] = a * i + b - half, a * i + b + half
     return left, right
+
+
+def _line_medians(values: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
+    """Per line 0..n-1, the median of the values of its blobs (`index`: each blob's line), NaN
+    for a line without blobs; as `stats.list_median` gives it (see `_run_medians`), for all lines in
+    one sort."""
+    order = np.lexsort((values, index))
+    counts = np.bincount(index, minlength=n)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    seen = counts > 0
+    medians = np.full(n, np.nan)
+    medians[seen] = _run_medians(values[order], starts[seen], ends[seen])
+    return medians
 
 
 def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:
