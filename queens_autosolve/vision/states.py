@@ -229,7 +229,24 @@ def normalised_shape(ink: np.ndarray, level: float = 0.5) -> tuple[np.ndarray, f
     ys, xs = np.nonzero(_inside_patch(ink >= level))
     if len(ys) < 3:
         return None
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return _shape_in(ink, int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
+
+
+def normalised_shapes(inks: np.ndarray, level: float) -> list[tuple[np.ndarray, float] | None]:
+    """`normalised_shape` of each of a stack of patches (k, S, S), their marks told from what
+    touches the patch edge in one labelling of all of them (`_inside_patches`)."""
+    inside = _inside_patches(inks >= level)
+    rows, cols = np.asarray(inside.any(axis=2)), np.asarray(inside.any(axis=1))
+    y0, x0 = rows.argmax(axis=1), cols.argmax(axis=1)
+    y1, x1 = rows.shape[1] - rows[:, ::-1].argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)
+    enough = np.count_nonzero(inside, axis=(1, 2)) >= 3
+    boxes = zip(y0.tolist(), y1.tolist(), x0.tolist(), x1.tolist())
+    return [_shape_in(ink, *box) if ok else None for ink, ok, box in zip(inks, enough.tolist(), boxes)]
+
+
+def _shape_in(ink: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, float]:
+    """The box [y0, y1) x [x0, x1) of a patch resized to TEMPLATE x TEMPLATE, and its width over
+    height."""
     crop = np.ascontiguousarray(ink[y0:y1, x0:x1], np.float32)
     how = cv2.INTER_AREA if min(crop.shape) >= TEMPLATE else cv2.INTER_LINEAR
     return cv2.resize(crop, (TEMPLATE, TEMPLATE), interpolation=how), (x1 - x0) / (y1 - y0)
@@ -245,6 +262,23 @@ def _inside_patch(mask: np.ndarray) -> np.ndarray:
     touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
     touching[0] = False
     return np.asarray(mask & ~touching[labels])
+
+
+def _inside_patches(masks: np.ndarray) -> np.ndarray:
+    """`_inside_patch` of each of a stack of masks (k, S, S), labelled at once: stacked with a
+    blank row after each, so that no area reaches from one into the next."""
+    k, h, w = masks.shape
+    stacked = np.zeros((k, h + 1, w), np.uint8)
+    stacked[:, :h] = masks
+    count, found = cv2.connectedComponents(stacked.reshape(k * (h + 1), w), connectivity=8)
+    if count <= 1:
+        return masks
+    labels = found.reshape(k, h + 1, w)[:, :h]
+    touching = np.zeros(count, bool)
+    edges = (labels[:, 0], labels[:, -1], labels[:, :, 0], labels[:, :, -1])
+    touching[np.concatenate([edge.ravel() for edge in edges])] = True
+    touching[0] = False
+    return np.asarray(masks & ~touching[labels])
 
 
 def likeness(shape: tuple[np.ndarray, float] | None, template: tuple[np.ndarray, float]) -> float:
@@ -312,8 +346,8 @@ def x_likenesses(
     cols = np.array([cells[i][1] for i, _ in seen])
     stacked = np.stack([patch for _, patch in seen]).astype(np.float32)[None]
     inked, _ = ink_map(stacked, background[rows, cols][None])
-    for (i, _), ink in zip(seen, inked[0]):
-        matches[i] = _likeness_to(normalised_shape(ink, level=0.35), X_CENTRED)
+    for (i, _), shape in zip(seen, normalised_shapes(inked[0], level=0.35)):
+        matches[i] = _likeness_to(shape, X_CENTRED)
     return matches
 
 
