@@ -47,29 +47,32 @@ def enlargement(rgb: np.ndarray) -> Enlargement | None:
     length k >= 2 (looked at on SAMPLE rows and columns); else None. Rows first, as they are
     cheap to take: nearly every picture shows two different neighbours there and stops it."""
     h, w = rgb.shape[:2]
-    across = _runs(_packed(rgb[np.linspace(0, h - 1, min(h, SAMPLE)).astype(int)]))
+    across = _runs(rgb[np.linspace(0, h - 1, min(h, SAMPLE)).astype(int)])
     if across is None:
         return None
     columns = rgb[:, np.linspace(0, w - 1, min(w, SAMPLE)).astype(int)].transpose(1, 0, 2)
-    down = _runs(_packed(columns))
+    down = _runs(columns)
     if down is None or across[0] != down[0]:
         return None
     return Enlargement(across[0], across[1], down[1])
 
 
-def _packed(lines: np.ndarray) -> np.ndarray:
-    """S x L x 3 pixels as S x L integers, one per colour (one comparison a pixel, not three)."""
-    lines = lines.astype(np.int32)
-    return np.asarray((lines[..., 0] << 16) | (lines[..., 1] << 8) | lines[..., 2])
-
-
 def _runs(lines: np.ndarray) -> tuple[int, int] | None:
-    """(k, offset) when the colours along `lines` (S x L) change only at positions offset + a
-    multiple of k, for one k in 2..MAX_FACTOR; else None."""
-    changes = np.flatnonzero((lines[:, 1:] != lines[:, :-1]).any(axis=0)) + 1
+    """(k, offset) when the colours along `lines` (S x L x 3 pixels) change only at positions
+    offset + a multiple of k, for one k in 2..MAX_FACTOR; else None."""
+    changes = np.flatnonzero(_changed(lines)) + 1
     if len(changes) < MIN_CHANGES:
         return None
     factor = int(np.gcd.reduce(np.diff(changes)))
     if not 2 <= factor <= MAX_FACTOR:
         return None
     return factor, int(changes[0] % factor)
+
+
+def _changed(lines: np.ndarray) -> np.ndarray:
+    """Per position along S x L x 3 `lines` after the first, whether the colour changes there on
+    any line: the bytes compared as they are (packing each colour into an int first took longer
+    than the comparison)."""
+    count, length = lines.shape[:2]
+    differs = (lines[:, 1:] != lines[:, :-1]).reshape(count, -1).any(axis=0)
+    return np.asarray(differs.reshape(length - 1, -1).any(axis=1))

@@ -183,11 +183,10 @@ def _view_edge_at(view: np.ndarray, edge: float, along: np.ndarray, pitch: float
         return False
     # the columns dark across the side (a frame's, or the view edge's), then the line test on those
     across = np.count_nonzero(view[rows, first:stop] == 0, axis=0) >= 0.9 * len(rows)
-    for col in (np.flatnonzero(across) + first).tolist():
-        line = (view[outside, col] == 0) & (view[outside, col - 2] > 0) & (view[outside, col + 2] > 0)
-        if np.count_nonzero(line) >= 0.9 * len(outside):
-            return True
-    return False
+    cols, beyond = np.flatnonzero(across) + first, outside[:, None]
+    # all those columns at once: dark there, light two pixels either side, on the rows beyond
+    line = (view[beyond, cols] == 0) & (view[beyond, cols - 2] > 0) & (view[beyond, cols + 2] > 0)
+    return bool((np.count_nonzero(line, axis=0) >= 0.9 * len(outside)).any())
 
 
 def _light_extent(view: np.ndarray, x: int, rows: np.ndarray, limit: int) -> int:

@@ -34,11 +34,10 @@ from queens_autosolve.vision.merged import (
     unit_share,
     units_of_strips,
 )
-from queens_autosolve.vision.outlines import Outlines, outlines_of
+from queens_autosolve.vision.outlines import Outlines, contour_areas, outlines_of
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
-from queens_autosolve.vision.shades import Shades, compare_with
+from queens_autosolve.vision.shades import KERNEL, Shades, compare_with
 from queens_autosolve.vision.sizes import MAX_N, MIN_N
-from queens_autosolve.vision.stats import list_median
 from queens_autosolve.vision.stats import median as array_median
 from queens_autosolve.vision.tight import tight_crop_lattice
 
@@ -62,11 +61,25 @@ def light_mask(shades: Shades, stripes: bool = False, dark: int = DARK) -> np.nd
     dragged down; the absolute test catches thick borders. (One dilation: a closing would be
     exact at the edges of cells, but costs twice as much and changes nothing that matters.)
     """
+    if not stripes:
+        return _light_without_stripes(shades, dark)
     # not a line: not(line and not stripe) = not line, or stripe (two whole-image passes fewer)
     no_line = compare_with(shades.local_dark, LOCAL_DARK, cv2.CMP_LT)
-    if stripes:  # red conflict stripes are not lines
-        no_line = cv2.bitwise_or(no_line, shades.stripes)
+    no_line = cv2.bitwise_or(no_line, shades.stripes)  # red conflict stripes are not lines
     return cv2.bitwise_and(no_line, compare_with(shades.gray, dark, cv2.CMP_GT))
+
+
+def _light_without_stripes(shades: Shades, dark: int) -> np.ndarray:
+    """`light_mask` where stripes count as lines, in one new array (each new whole-image array
+    costs page faults in a fresh process): a pixel is light when its luma exceeds both `dark`
+    and the lightest within two less LOCAL_DARK (the same test, as lightest - gray < LOCAL_DARK
+    holds exactly when gray > lightest - LOCAL_DARK, and the saturating subtraction only clips
+    below 0 <= dark)."""
+    bound = cv2.dilate(shades.gray, KERNEL)  # the lightest within two pixels
+    # (stubs lack the scalar forms of subtract and max)
+    cv2.subtract(bound, LOCAL_DARK, dst=bound)  # type: ignore[call-overload]
+    cv2.max(bound, dark, dst=bound)  # type: ignore[call-overload]
+    return np.asarray(cv2.compare(shades.gray, bound, cv2.CMP_GT, dst=bound))
 
 
 def stripes_on_lines(shades: Shades) -> bool:
@@ -113,9 +126,11 @@ def _blobs_among(outlines: Outlines, shape: tuple[int, ...], min_cell: int) -> B
         & (((w * 4 < h * 5) & (h * 4 < w * 5)) | cut_x | cut_y)
     )
     boxes = []
-    for i in np.flatnonzero(squarish).tolist():
+    candidates = np.flatnonzero(squarish)
+    areas = contour_areas([outlines.contours[i] for i in candidates.tolist()])
+    for i, area in zip(candidates.tolist(), areas.tolist()):
         contour, (bx, by, bw, bh) = outlines.contours[i], outlines.boxes[i].tolist()
-        if cv2.contourArea(contour) * 10 < bw * bh * 7:
+        if area * 10 < bw * bh * 7:
             continue  # not a filled square: an L of merged cells, a ring, a letter
         if not _is_square(contour, bw, bh):
             continue  # a disc (a round button passes the area test: 78.5% of its box)
@@ -229,13 +244,7 @@ def _run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> n
 
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per line, the median light span of its blobs; lines with no blob are interpolated."""
-    lows: list[list[float]] = [[] for _ in range(n)]
-    highs: list[list[float]] = [[] for _ in range(n)]
-    for i, a, b in zip(index.tolist(), lo.tolist(), hi.tolist()):
-        lows[i].append(a)
-        highs[i].append(b)
-    left = np.array([list_median(v) if v else np.nan for v in lows])
-    right = np.array([list_median(v) if v else np.nan for v in highs])
+    left, right = _line_medians(lo, index, n), _line_medians(hi, index, n)
     known = ~np.isnan(left)
     at = np.arange(n)
     left = np.interp(at, at[known], left[known]) if not known.all() else left
@@ -247,6 +256,20 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
         for i in np.nonzero(~known)[0]:
             left[i], right[i] = a * i + b - half, a * i + b + half
     return left, right
+
+
+def _line_medians(values: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
+    """Per line 0..n-1, the median of the values of its blobs (`index`: each blob's line), NaN
+    for a line without blobs; as `stats.list_median` gives it (see `_run_medians`), for all lines in
+    one sort."""
+    order = np.lexsort((values, index))
+    counts = np.bincount(index, minlength=n)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    seen = counts > 0
+    medians = np.full(n, np.nan)
+    medians[seen] = _run_medians(values[order], starts[seen], ends[seen])
+    return medians
 
 
 def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:

@@ -38,3 +38,19 @@ def bounding_boxes(contours: Sequence[np.ndarray]) -> np.ndarray:
     low = np.minimum.reduceat(points, starts, axis=0)
     high = np.maximum.reduceat(points, starts, axis=0)
     return np.concatenate([low, high - low + 1], axis=1)
+
+
+def contour_areas(contours: Sequence[np.ndarray]) -> np.ndarray:
+    """`cv2.contourArea` of every contour, at once (float): the shoelace sum over integer points
+    is exact, in OpenCV's doubles as in these integers, so the areas are the same."""
+    if not contours:
+        return np.zeros(0)
+    points = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
+    lengths = np.fromiter(map(len, contours), np.int64, len(contours))
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    previous = np.arange(len(points)) - 1
+    previous[starts] = ends - 1  # each contour is closed: its first point follows its last
+    x, y = points[:, 0], points[:, 1]
+    twice = np.add.reduceat(x[previous] * y - x * y[previous], starts)
+    return np.asarray(np.abs(twice) * 0.5)

@@ -116,7 +116,8 @@ def read_board(image: np.ndarray, still: bool = False) -> BoardReading:
 def _read(rgb: np.ndarray, still: bool) -> BoardReading:
     """`read_board` on an RGB image at the size it was drawn."""
     shades = shades_of(rgb)
-    if int(shades.gray.max()) - int(shades.gray.min()) <= BLANK_SPREAD:
+    darkest, lightest, _, _ = cv2.minMaxLoc(shades.gray)  # one pass over the image, not two
+    if int(lightest) - int(darkest) <= BLANK_SPREAD:
         raise BoardNotFound("no board found: the image is blank")
     lattice, samples, striped = _locate_and_sample(shades, still)
     if striped:

@@ -170,16 +170,20 @@ def ink_map(
     crown gold (which may differ little from a yellow cell); in `striped` cells (n, n bool) what
     is left of red conflict stripes does not."""
     bg = background[:, :, None, None, :].astype(np.float32)
-    difference = patches - bg
-    distance = np.sqrt(np.einsum("...c,...c->...", difference, difference))
+    squares = np.square(patches - bg)
+    # summed channel by channel, in order: as einsum sums three values, and faster
+    distance = np.sqrt(squares[..., 0] + squares[..., 1] + squares[..., 2])
     r, g, b = patches[..., 0], patches[..., 1], patches[..., 2]
     # crown gold: a strong yellow-orange, more saturated than any pastel region or any blend of a
     # region with a gray mark (those are what a coral or yellow cell with an X mark shows)
     top = np.maximum(r, 1.0)
     golden = (r > 120) & (b < 0.32 * top) & (g > 0.5 * top) & (g < 0.9 * top) & (distance > 40)
     # ... and more saturated than the cell: an X mark's edge over a yellow cell (after JPEG) has
-    # gold's hue, but a blend with gray is always less saturated than the cell itself
-    golden &= saturation(patches) > saturation(bg) + 0.1
+    # gold's hue, but a blend with gray is always less saturated than the cell itself (measured
+    # only on the few gold-coloured pixels)
+    if golden.any():
+        cell_saturation = np.broadcast_to(saturation(bg) + 0.1, golden.shape)
+        golden[golden] = saturation(patches[golden]) > cell_saturation[golden]
     differs = np.clip((distance - INK_FLOOR) / (120.0 - INK_FLOOR), 0, 1)
     if striped is not None and striped.any():
         green_blue = np.maximum(g, b)
@@ -225,7 +229,24 @@ def normalised_shape(ink: np.ndarray, level: float = 0.5) -> tuple[np.ndarray, f
     ys, xs = np.nonzero(_inside_patch(ink >= level))
     if len(ys) < 3:
         return None
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return _shape_in(ink, int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
+
+
+def normalised_shapes(inks: np.ndarray, level: float) -> list[tuple[np.ndarray, float] | None]:
+    """`normalised_shape` of each of a stack of patches (k, S, S), their marks told from what
+    touches the patch edge in one labelling of all of them (`_inside_patches`)."""
+    inside = _inside_patches(inks >= level)
+    rows, cols = np.asarray(inside.any(axis=2)), np.asarray(inside.any(axis=1))
+    y0, x0 = rows.argmax(axis=1), cols.argmax(axis=1)
+    y1, x1 = rows.shape[1] - rows[:, ::-1].argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)
+    enough = np.count_nonzero(inside, axis=(1, 2)) >= 3
+    boxes = zip(y0.tolist(), y1.tolist(), x0.tolist(), x1.tolist())
+    return [_shape_in(ink, *box) if ok else None for ink, ok, box in zip(inks, enough.tolist(), boxes)]
+
+
+def _shape_in(ink: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, float]:
+    """The box [y0, y1) x [x0, x1) of a patch resized to TEMPLATE x TEMPLATE, and its width over
+    height."""
     crop = np.ascontiguousarray(ink[y0:y1, x0:x1], np.float32)
     how = cv2.INTER_AREA if min(crop.shape) >= TEMPLATE else cv2.INTER_LINEAR
     return cv2.resize(crop, (TEMPLATE, TEMPLATE), interpolation=how), (x1 - x0) / (y1 - y0)
@@ -243,14 +264,51 @@ def _inside_patch(mask: np.ndarray) -> np.ndarray:
     return np.asarray(mask & ~touching[labels])
 
 
+def _inside_patches(masks: np.ndarray) -> np.ndarray:
+    """`_inside_patch` of each of a stack of masks (k, S, S), labelled at once: stacked with a
+    blank row after each, so that no area reaches from one into the next."""
+    k, h, w = masks.shape
+    stacked = np.zeros((k, h + 1, w), np.uint8)
+    stacked[:, :h] = masks
+    count, found = cv2.connectedComponents(stacked.reshape(k * (h + 1), w), connectivity=8)
+    if count <= 1:
+        return masks
+    labels = found.reshape(k, h + 1, w)[:, :h]
+    touching = np.zeros(count, bool)
+    edges = (labels[:, 0], labels[:, -1], labels[:, :, 0], labels[:, :, -1])
+    touching[np.concatenate([edge.ravel() for edge in edges])] = True
+    touching[0] = False
+    return np.asarray(masks & ~touching[labels])
+
+
 def likeness(shape: tuple[np.ndarray, float] | None, template: tuple[np.ndarray, float]) -> float:
     """How alike two normalised shapes are: their correlation (1 the same, 0 unrelated, a filled
     box 0), less how far their proportions differ beyond a quarter."""
+    return _likeness_to(shape, Centred.of(template))
+
+
+@dataclass(frozen=True)
+class Centred:
+    """A normalised template shape less its mean, with its own product: what every `likeness`
+    with it needs, computed once for many shapes."""
+
+    values: np.ndarray
+    square: np.floating
+    ratio: float
+
+    @classmethod
+    def of(cls, template: tuple[np.ndarray, float]) -> Centred:
+        values = template[0].ravel() - template[0].mean()
+        return cls(values, values @ values, template[1])
+
+
+def _likeness_to(shape: tuple[np.ndarray, float] | None, template: Centred) -> float:
+    """`likeness` of a shape with a template already centred."""
     if shape is None:
         return 0.0
-    a, b = shape[0].ravel() - shape[0].mean(), template[0].ravel() - template[0].mean()
-    correlation = float(a @ b / max(np.sqrt((a @ a) * (b @ b)), 1e-6))
-    return correlation - max(0.0, abs(float(np.log(shape[1] / template[1]))) - 0.25)
+    a, b = shape[0].ravel() - shape[0].mean(), template.values
+    correlation = float(a @ b / max(np.sqrt((a @ a) * template.square), 1e-6))
+    return correlation - max(0.0, abs(float(np.log(shape[1] / template.ratio))) - 0.25)
 
 
 CROWN = _crown_template()
@@ -269,25 +327,41 @@ def _x_template() -> tuple[np.ndarray, float]:
 
 
 X_MARK = _x_template()
+X_CENTRED = Centred.of(X_MARK)
 
 
-def x_likeness(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], background: np.ndarray) -> float:
-    """How much the mark in a cell looks like an X (LinkedIn's are 15% of the cell, the practice
-    page's 30%: the middle 40% of the cell is looked at, closely)."""
-    r, c = cell
-    patch = mark_patch(rgb, lattice, cell, X_REACH)
-    if patch is None:
-        return 0.0
-    inked, _ = ink_map(patch[None, None], background[r : r + 1, c : c + 1])
-    return likeness(normalised_shape(inked[0, 0], level=0.35), X_MARK)
+def x_likenesses(
+    rgb: np.ndarray, lattice: Lattice, cells: Sequence[tuple[int, int]], background: np.ndarray
+) -> list[float]:
+    """How much the mark in each of `cells` looks like an X (LinkedIn's are 15% of the cell, the
+    practice page's 30%: the middle 40% of the cell is looked at, closely). One ink map for all
+    the cells' patches: a board can hold hundreds of X marks."""
+    xs, ys, half = lattice.xs, lattice.ys, X_REACH * lattice.pitch
+    patches = [_patch_around(rgb, float(xs[c]), float(ys[r]), half) for r, c in cells]
+    seen = [(i, patch) for i, patch in enumerate(patches) if patch is not None]
+    matches = [0.0] * len(cells)
+    if not seen:
+        return matches
+    rows = np.array([cells[i][0] for i, _ in seen])
+    cols = np.array([cells[i][1] for i, _ in seen])
+    stacked = np.stack([patch for _, patch in seen]).astype(np.float32)[None]
+    inked, _ = ink_map(stacked, background[rows, cols][None])
+    for (i, _), shape in zip(seen, normalised_shapes(inked[0], level=0.35)):
+        matches[i] = _likeness_to(shape, X_CENTRED)
+    return matches
 
 
 def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: float) -> np.ndarray | None:
     """The square of `reach` pitches either side of a cell's centre, resampled to SHAPE_SIDE
     pixels (float RGB); None when the image holds too little of it."""
     r, c = cell
-    half = reach * lattice.pitch
-    cx, cy = float(lattice.xs[c]), float(lattice.ys[r])
+    patch = _patch_around(rgb, float(lattice.xs[c]), float(lattice.ys[r]), reach * lattice.pitch)
+    return None if patch is None else patch.astype(np.float32)
+
+
+def _patch_around(rgb: np.ndarray, cx: float, cy: float, half: float) -> np.ndarray | None:
+    """The square of `half` pixels either side of (cx, cy), resampled to SHAPE_SIDE pixels (uint8
+    RGB); None when the image holds too little of it."""
     h, w = rgb.shape[:2]
     x0, x1 = max(0, int(round(cx - half))), min(w, int(round(cx + half)))
     y0, y1 = max(0, int(round(cy - half))), min(h, int(round(cy + half)))
@@ -295,7 +369,7 @@ def mark_patch(rgb: np.ndarray, lattice: Lattice, cell: tuple[int, int], reach: 
         return None
     crop = rgb[y0:y1, x0:x1]
     how = cv2.INTER_AREA if min(crop.shape[:2]) >= SHAPE_SIDE else cv2.INTER_LINEAR
-    return cv2.resize(crop, (SHAPE_SIDE, SHAPE_SIDE), interpolation=how).astype(np.float32)
+    return np.asarray(cv2.resize(crop, (SHAPE_SIDE, SHAPE_SIDE), interpolation=how))
 
 
 def _disc_patch() -> np.ndarray:
@@ -382,12 +456,12 @@ def shape_scores(
     """Per cell, how surely its crown is a crown and its X an X (1 where there is none, and in
     striped cells, whose doubt is already said): dark blobs of other shapes are no queens."""
     crowns, crosses = np.ones(states.shape), np.ones(states.shape)
-    for r, c in np.argwhere((states != CellState.EMPTY) & ~striped):
-        cell = (int(r), int(c))
-        if states[cell] is CellState.X:
-            match = x_likeness(rgb, lattice, cell, background)
-            crosses[cell] = margin_score(match, X_MATCH_ZERO, X_MATCH_SURE, X_MATCH_FULL)
-        else:
+    marked = [(int(r), int(c)) for r, c in np.argwhere((states != CellState.EMPTY) & ~striped)]
+    x_cells = [cell for cell in marked if states[cell] is CellState.X]
+    for cell, match in zip(x_cells, x_likenesses(rgb, lattice, x_cells, background)):
+        crosses[cell] = margin_score(match, X_MATCH_ZERO, X_MATCH_SURE, X_MATCH_FULL)
+    for cell in marked:
+        if states[cell] is not CellState.X:
             match = crown_likeness(rgb, lattice, cell, background)
             crowns[cell] = margin_score(match, CROWN_MATCH_ZERO, CROWN_MATCH_SURE, CROWN_MATCH_FULL)
     return crowns, crosses
