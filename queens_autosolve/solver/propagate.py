@@ -30,7 +30,7 @@ from queens_autosolve.solver.board import (
     place,
 )
 from queens_autosolve.solver.cut_rules import cut_regions
-from queens_autosolve.solver.place_rules import settle_placements
+from queens_autosolve.solver.place_rules import drop_unsupported, settle_placements
 from queens_autosolve.solver.squeeze_rules import squeeze_units
 from queens_autosolve.solver.unit_rules import confine, eliminate_attackers, settle_units
 from queens_autosolve.solver.wording import contradiction, trial_step
@@ -145,9 +145,9 @@ LEAN_FROM_K = 3
 # it saves. Explanations leave it out (their steps stay those of RULES_MANY).
 RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
 CUTS_FROM_K = 4
-# A search from a probed root (solver/search.py) adds settle_placements last (k>1): the conflicts
-# the probes learned are what it sees beyond the other rules.
-RULES_PROBED: tuple[Deduction, ...] = (settle_placements,)
+# A search from a probed root (solver/search.py) adds drop_unsupported and settle_placements last
+# (k>1): what the probes learned is what they see beyond the other rules.
+RULES_PROBED: tuple[Deduction, ...] = (drop_unsupported, settle_placements)
 
 
 @dataclass(frozen=True)
