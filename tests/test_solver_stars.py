@@ -543,9 +543,10 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
     assert finds
 
 
-def test_the_search_counts_cuts_from_four_stars():
+def test_the_search_counts_cuts_at_four_stars_only():
     assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(5, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 
 
