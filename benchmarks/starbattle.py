@@ -293,7 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-ABLATED = ("cover_regions", "count_blocks", "squeeze_units", "confine", "cut_regions", "settle_placements")
+ABLATED = (
+    "cover_regions", "count_blocks", "squeeze_units", "confine", "cut_regions", "drop_unsupported",
+    "settle_placements",
+)
 
 if __name__ == "__main__":
     sys.exit(main())

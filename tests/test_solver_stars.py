@@ -26,7 +26,7 @@ from queens_autosolve.solver.board import bits, changed_units
 from queens_autosolve.solver.cut_rules import cut_groups, cut_regions
 from queens_autosolve.solver.formats import read_puzzles
 from queens_autosolve.solver.patterns import band_pairs
-from queens_autosolve.solver.place_rules import placements, settle_placements
+from queens_autosolve.solver.place_rules import drop_unsupported, placements, settle_placements
 from queens_autosolve.solver.propagate import (
     DEFAULT_RULES,
     RULES_CUTS,
@@ -275,23 +275,26 @@ def test_what_the_rules_skip_as_unchanged_leaves_nothing_a_fresh_board_finds(see
             state = place(board, *state, mask_of([rng.choice(options)], puzzle.n))
 
 
-def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_stays():
+def test_the_rules_memory_settles_no_more_than_a_fresh_call_but_a_greedy_cover_and_the_answer_stays():
     # Each rule call of a search made again with the memory of the last calls wiped: whatever
     # the call with memory settled, the fresh one settles too. It may settle more (the memory
     # skips what the last call saw unchanged; the fixed points propagation reaches are checked
     # against fresh rules above), so the search may take other paths and other node counts (at
     # trials at the root only, as the product runs: 42 nodes here, 46 with no memory), but it
-    # finds the same answers.
+    # finds the same answers. One exception: a greedy 2x2 cover does not shrink with its cells (a
+    # fresh cover_regions may first shrink a region by another's finds and then prove less in
+    # it), so there the call with memory may rarely settle more; it must keep the answer.
     puzzle = set_puzzles(HARD_SET)[1] if HARD_SET.exists() else STALLS
     expected = searched(HARD_SET, puzzle.name) if HARD_SET.exists() else search(puzzle, limit=2)
-    calls: list[tuple[Any, Any]] = []
+    answer = mask_of(present(expected.solution).queens, puzzle.n)
+    calls: list[tuple[str, Any, Any, tuple[int, int]]] = []
 
     def checked(rule):
         def run(board, cand, queens, log):
             out = rule(board, cand, queens, log)
             after = board.memo.last_calls()
             board.memo.resume((None,) * len(after))
-            calls.append((out, rule(board, cand, queens, None)))
+            calls.append((rule.__name__, out, rule(board, cand, queens, None), (cand, queens)))
             board.memo.resume(after)
             return out
 
@@ -300,11 +303,16 @@ def test_the_rules_memory_never_settles_more_than_a_fresh_call_and_the_answer_st
     result = search(puzzle, limit=2, rules=DEFAULT_RULES.each(lambda rules: tuple(map(checked, rules))))
     assert (result.count, result.solution) == (expected.count, expected.solution)
     assert len(calls) > 100
-    for out, fresh in calls:
+    more = 0
+    for name, out, fresh, (cand, queens) in calls:
         if out is None:
             assert fresh is None  # a contradiction found with memory is found without
-        elif fresh is not None:
-            assert fresh[0] & ~out[0] == 0 and out[1] & ~fresh[1] == 0
+        elif fresh is not None and (fresh[0] & ~out[0] or out[1] & ~fresh[1]):
+            more += 1
+            assert name == "cover_regions"
+            if queens & ~answer == 0 and answer & ~(cand | queens) == 0:
+                assert out[1] & ~answer == 0 and answer & ~(out[0] | out[1]) == 0
+    assert more <= len(calls) // 100
 
 
 def test_the_search_leaves_confine_out_from_three_stars_and_explanations_keep_it():
@@ -535,9 +543,10 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
     assert finds
 
 
-def test_the_search_counts_cuts_from_four_stars():
+def test_the_search_counts_cuts_at_four_stars_only():
     assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(5, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 
 
@@ -562,6 +571,20 @@ def test_probing_the_root_removes_cells_learns_conflicts_and_keeps_the_answer():
     for i, mask in enumerate(learned):
         assert not (answer >> i & 1 and mask & answer)
         assert all(learned[j] >> i & 1 for j in bits(mask))
+
+
+def test_probing_the_root_learns_the_queens_a_queen_forces_and_keeps_the_answer():
+    # wanted[z] holds x when the probe of x placed a queen on z: an answer with a queen on x has
+    # one on z
+    puzzle = read_puzzles(str(HARD_SET))[2]
+    answer = mask_of(present(search(puzzle, limit=1).solution).queens, puzzle.n)
+    board = board_of(puzzle)
+    root = present(propagate(board, (1 << puzzle.n**2) - 1, 0))
+    wanted = [0] * puzzle.n**2
+    SEARCH_MODULE.probe(board, *root, conflicts=list(board.kill), wanted=wanted)
+    assert sum(mask.bit_count() for mask in wanted) > 0
+    for z, mask in enumerate(wanted):
+        assert not (mask & answer and not answer >> z & 1)
 
 
 def test_a_hard_board_searched_again_from_a_probed_root_takes_fewer_nodes(monkeypatch):
@@ -620,7 +643,7 @@ def _meet(masks: Iterable[int]) -> int:
 def test_placements_keep_the_answer_and_settle_cells_in_a_probed_search():
     # In every state the probed search meets that the answer lies within, the rule keeps the
     # answer; and it finds something.
-    puzzle = read_puzzles(str(HARD_SET))[2]
+    puzzle = read_puzzles(str(HARD_SET))[5]  # s11: [2] is all but solved by its probed root
     finds: list[tuple[int, int]] = []
     spy = answer_keeping(settle_placements, puzzle, finds)
     spied = replace(DEFAULT_RULES, probed=(spy,))
@@ -629,9 +652,19 @@ def test_placements_keep_the_answer_and_settle_cells_in_a_probed_search():
     assert finds
 
 
+def test_dropping_unsupported_cells_keeps_the_answer_and_finds_cells_in_a_probed_search():
+    puzzle = read_puzzles(str(HARD_SET))[5]
+    finds: list[tuple[int, int]] = []
+    spy = answer_keeping(drop_unsupported, puzzle, finds)
+    spied = replace(DEFAULT_RULES, probed=(spy, settle_placements))
+    result = search(puzzle, limit=2, rules=spied)
+    assert result.count == 1 and is_solution(puzzle, present(result.solution))
+    assert finds
+
+
 def test_only_a_probed_search_settles_placements():
     names = [rule.__name__ for rule in DEFAULT_RULES.after_probing().for_k(4, search=True)]
-    assert names[-1] == "settle_placements"
+    assert names[-2:] == ["drop_unsupported", "settle_placements"]
     assert "settle_placements" not in [rule.__name__ for rule in rules_for(4, search=True)]
     assert "settle_placements" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 

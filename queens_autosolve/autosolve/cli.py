@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
-import json
 import math
 import os
 import signal
@@ -161,6 +160,8 @@ def _fail(message: str, *, as_json: bool = False) -> int:
     why there is no result without parsing stderr."""
     print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
     if as_json and sys.stdout is not None:
+        import json  # only here: a command without --json never loads it (start-up)
+
         with suppress(OSError, ValueError):
             print(json.dumps({"error": message}), flush=True)
     return 2

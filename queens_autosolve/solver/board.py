@@ -180,6 +180,11 @@ class Board:
     # side by side (the greedy count of `patterns.greedy_count`), looked up instead of counted.
     fit: bytes | None
     memo: Memo
+    # For a probed search, wanted[z]: the cells whose queen, probing found, forces one on cell z;
+    # so once z can hold no queen, neither can they (place_rules.drop_unsupported). `wanting`: the
+    # cells z with some.
+    wanted: tuple[int, ...] = ()
+    wanting: int = 0
 
     @property
     def total(self) -> int:

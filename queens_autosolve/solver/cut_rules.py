@@ -8,7 +8,7 @@ puts one queen in each block; a side that holds no queen loses its candidates.
 
 `confine` (solver/unit_rules.py) does this for the rows one region (line) spans, with at most
 one unit left over; this rule takes every cut, both ways, with up to MAX_SPARE units' worth of
-queens in a group, and is cheap enough to run in the search (from k = CUTS_FROM_K in
+queens in a group, and is cheap enough to run in the search (k = CUTS_FROM_K .. CUTS_TO_K in
 solver/propagate.py), where confine is not. Vocabulary as in solver/board.py.
 """
 

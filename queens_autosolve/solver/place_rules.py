@@ -5,14 +5,15 @@ candidates no two of which a queen of the other takes, by the board's kill masks
 in none of them goes, one in all of them gets a queen, and a cell outside the unit that a queen
 of every placement takes goes. The other rules count room with 2x2 blocks and see only queens
 that touch; this one also sees the conflicts a probed search learned (search._learn_conflicts),
-which is where it pays: it runs in the search from a probed root on (`RuleSet.probed`).
+which is where it pays: it runs in the search from a probed root on (`RuleSet.probed`), after
+`drop_unsupported`, which rules out the cells whose queen would force one where none can go.
 Vocabulary as in solver/board.py.
 """
 
 from __future__ import annotations
 
 from queens_autosolve.solver.board import Board, State, Step, bits, changed_units, place
-from queens_autosolve.solver.wording import contradiction, placements_step
+from queens_autosolve.solver.wording import contradiction, placements_step, unsupported_step
 
 # A unit with more candidates than this many per queen it needs is passed over: its placements
 # are many and seldom agree (figures: docs/solver.md).
@@ -83,3 +84,21 @@ def placements(kill: tuple[int, ...], live: int, need: int) -> tuple[int, int, i
     if common == -1:
         return 0, 0, 0
     return used, common, taken
+
+
+def drop_unsupported(board: Board, cand: int, queens: int, log: list[Step] | None) -> State | None:
+    """For a probed search: a cell whose queen forces one on a cell that can no longer hold one
+    (Board.wanted, learned by probing the root) can hold none either."""
+    gone = board.wanting & ~(cand | queens)
+    if not gone:
+        return cand, queens
+    wanted = board.wanted
+    drop = 0
+    for z in bits(gone):
+        drop |= wanted[z]
+    drop &= cand
+    if not drop:
+        return cand, queens
+    if log is not None:
+        log.append(unsupported_step(board, drop))
+    return cand & ~drop, queens

@@ -30,7 +30,7 @@ from queens_autosolve.solver.board import (
     place,
 )
 from queens_autosolve.solver.cut_rules import cut_regions
-from queens_autosolve.solver.place_rules import settle_placements
+from queens_autosolve.solver.place_rules import drop_unsupported, settle_placements
 from queens_autosolve.solver.squeeze_rules import squeeze_units
 from queens_autosolve.solver.unit_rules import confine, eliminate_attackers, settle_units
 from queens_autosolve.solver.wording import contradiction, trial_step
@@ -141,13 +141,15 @@ RULES_MANY: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, 
 # The search from k = LEAN_FROM_K leaves confine out: there it is the dearest rule for the fewest finds.
 RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units)
 LEAN_FROM_K = 3
-# The search from k = CUTS_FROM_K adds cut_regions last: fewer nodes there; below, it costs more than
-# it saves. Explanations leave it out (their steps stay those of RULES_MANY).
+# The search from k = CUTS_FROM_K to CUTS_TO_K adds cut_regions last: fewer nodes there; below, it
+# costs more than it saves, and above, where count_blocks does its work, too. Explanations leave it
+# out (their steps stay those of RULES_MANY).
 RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
 CUTS_FROM_K = 4
-# A search from a probed root (solver/search.py) adds settle_placements last (k>1): the conflicts
-# the probes learned are what it sees beyond the other rules.
-RULES_PROBED: tuple[Deduction, ...] = (settle_placements,)
+CUTS_TO_K = 4
+# A search from a probed root (solver/search.py) adds drop_unsupported and settle_placements last
+# (k>1): what the probes learned is what they see beyond the other rules.
+RULES_PROBED: tuple[Deduction, ...] = (drop_unsupported, settle_placements)
 
 
 @dataclass(frozen=True)
@@ -162,15 +164,16 @@ class RuleSet:
     probed: tuple[Deduction, ...] = RULES_PROBED
     lean_from_k: int = LEAN_FROM_K
     cuts_from_k: int = CUTS_FROM_K
+    cuts_to_k: int = CUTS_TO_K
 
     def for_k(self, k: int, *, trials: bool = False, search: bool = False) -> tuple[Deduction, ...]:
         """The rules for k queens a unit; with `trials` (k>1 only) `trial` last; with `search`
-        (not explaining) `wide` from k = lean_from_k up, `cuts` from k = cuts_from_k."""
+        (not explaining) `wide` from k = lean_from_k up, `cuts` from k = cuts_from_k to cuts_to_k."""
         if k == 1:
             return self.one
         if trials:
             return (*self.many, trial)
-        if search and k >= self.cuts_from_k:
+        if search and self.cuts_from_k <= k <= self.cuts_to_k:
             return self.cuts
         return self.wide if search and k >= self.lean_from_k else self.many
 

@@ -16,7 +16,9 @@ cell by cell (`probe`: a candidate whose queen propagates to a contradiction goe
 17x17 boards that takes the worst cases' nodes down by a third to a fiftieth. What the probes
 that held saw is kept as well: two cells one of whose queens takes the other can never both hold
 queens, whichever was probed, so each joins the other's kill mask for the rest of the search
-(`_learn_conflicts`). When that search still grows big, each root branch is probed in turn too.
+(`_learn_conflicts`), and for the probes after it in the same pass; and a queen a probe placed
+is one every answer with the probed queen has (`Board.wanted`, place_rules.drop_unsupported).
+When that search still grows big, each root branch is probed in turn too.
 
 The rules every node runs are a `RuleSet` (solver/propagate.py), passed in; the figures behind
 the search's choices are in docs/solver.md.
@@ -99,9 +101,12 @@ def _search_probed(board: Board, start: State, limit: int, spent: int, rules: Ru
     root = propagate(board, start[0], start[1], rules=rules)
     if root is not None:
         conflicts = list(board.kill)
-        root, probes = probe(board, root[0], root[1], rules, conflicts)
+        wanted = [0] * len(conflicts)
+        root, probes = probe(board, root[0], root[1], rules, conflicts, wanted)
         tally.nodes += probes
-        board = replace(board, kill=tuple(conflicts))  # its memo too: what that holds stays sound
+        wanting = sum(1 << i for i, cells in enumerate(wanted) if cells)
+        # its memo too: what that holds stays sound
+        board = replace(board, kill=tuple(conflicts), wanted=tuple(wanted), wanting=wanting)
         tally.rules = rules.after_probing()
     if root is not None:
         _explore(board, root[0], root[1], tally, None, 0)
@@ -109,14 +114,17 @@ def _search_probed(board: Board, start: State, limit: int, spent: int, rules: Ru
 
 
 def probe(
-    board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES, conflicts: list[int] | None = None
+    board: Board, cand: int, queens: int, rules: RuleSet = DEFAULT_RULES, conflicts: list[int] | None = None,
+    wanted: list[int] | None = None,
 ) -> tuple[State | None, int]:
     """Failed-literal probing: put a queen on each candidate in turn and propagate; a candidate
     whose queen leads to a contradiction can hold none, so it goes (and the state is propagated
     again before the next probe). One pass over the candidates; returns the state (None: a
     contradiction) and how many probes it took. With `conflicts` (kill masks, one a cell, as
-    Board.kill), what each probe that held took joins them (`_learn_conflicts`): pass them only
-    for a state every answer lies within (the root), as what is learned holds everywhere."""
+    Board.kill), what each probe that held took joins them (`_learn_conflicts`), and the probes
+    after it place queens with them; with `wanted` (a mask a cell, as Board.wanted), each queen a
+    probe that held placed lists the probed cell. Pass them only for a state every answer lies
+    within (the root), as what is learned holds everywhere."""
     used = rules.for_k(board.k, search=True)
     probes = 0
     calls = board.memo.last_calls()  # each probe starts the rules from the probed state
@@ -131,6 +139,10 @@ def probe(
         if state is not None:
             if conflicts is not None:
                 _learn_conflicts(conflicts, low, cand & ~(state[0] | state[1]))
+                board = replace(board, kill=tuple(conflicts))  # the later probes see more
+            if wanted is not None:
+                for j in bits(state[1] & ~queens & ~low):
+                    wanted[j] |= low
             continue
         board.memo.resume(calls)
         state = propagate(board, cand & ~low, queens, rules=rules)

@@ -69,6 +69,12 @@ def placements_step(board: Board, u: int, forced: int, drop: int) -> Step:
     return Step(text, board.cells(forced | drop), kind=StepKind.ATTACK)
 
 
+def unsupported_step(board: Board, drop: int) -> Step:
+    """Cells whose queen would force one where none can go (place_rules.drop_unsupported)."""
+    text = f"a queen on each of these forces one on a cell that can hold none: remove {board.names(drop)}"
+    return Step(text, board.cells(drop), kind=StepKind.ATTACK)
+
+
 def confine_step(board: Board, inner: str, verb: str, outer: str, drop: int) -> Step:
     """`inner` units (named) confined to `outer` ones: `drop` goes."""
     text = f"{inner} {verb} {outer}: remove {board.names(drop)}"

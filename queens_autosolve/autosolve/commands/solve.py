@@ -4,7 +4,6 @@ screenshot, and print the answers in order (grids, JSON Lines, or the deductions
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import TYPE_CHECKING
 
@@ -89,6 +88,8 @@ def _answer(
     """One puzzle's answer as printed: a JSON line, or the grid (and steps, and grade) and a blank
     line; from a screenshot, the JSON says how sure its reading is."""
     if args.json:
+        import json  # only here: a solve without --json never loads it (start-up)
+
         record = result_json(puzzle, result, seconds)
         if reading is not None:
             record.update(reading_json(reading))
