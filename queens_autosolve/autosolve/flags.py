@@ -20,8 +20,6 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from queens_autosolve.capture.desktop import DESKTOPS
-
 # The longest time limit or budget taken: 11.6 days. `signal.setitimer` overflows near 1e10 s.
 MAX_SECONDS = 1_000_000.0
 # The longest pause between two clicks.
@@ -116,6 +114,10 @@ def add_where_arguments(
 ) -> None:
     """--window TITLE, with --screen (helped by `screen`) and --image FILE (by `image`) where the
     command takes them, as alternatives; then --display and --desktop."""
+    # here, not at the top: the two-player commands take their numbers from this module and
+    # never import the screen stack
+    from queens_autosolve.capture.desktop import DESKTOPS
+
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--window", metavar="TITLE", help="the window whose title contains TITLE "
                        "(default: a browser window titled 'Queens')")
