@@ -38,6 +38,7 @@ from queens_autosolve.vision.outlines import Outlines, contour_areas, outlines_o
 from queens_autosolve.vision.reading import BoardNotFound, GridNotSquare, TwoBoards
 from queens_autosolve.vision.shades import KERNEL, Shades, compare_with
 from queens_autosolve.vision.sizes import MAX_N, MIN_N
+from queens_autosolve.vision.stats import group_medians, run_medians
 from queens_autosolve.vision.stats import median as array_median
 from queens_autosolve.vision.tight import tight_crop_lattice
 
@@ -223,7 +224,7 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     breaks = np.nonzero(np.diff(v) > tol)[0]
     starts = np.concatenate([[0], breaks + 1])
     ends = np.concatenate([breaks + 1, [len(v)]])
-    lines = _run_medians(v, starts, ends)
+    lines = run_medians(v, starts, ends)
     if len(lines) < 2:
         raise BoardNotFound("no grid found: the light cells do not form rows and columns")
     steps = np.diff(lines)
@@ -234,17 +235,9 @@ def _axis_positions(values: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, 
     return index, pitch
 
 
-def _run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The median of each run ordered[start:end] of sorted values, all at once (as `list_median`
-    gives it: the middle value, or the mean of the middle two; x + x halved is x exactly). A call
-    per line made `_axis_positions` a fifth slower."""
-    length = ends - starts
-    return np.asarray((ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2)
-
-
 def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per line, the median light span of its blobs; lines with no blob are interpolated."""
-    left, right = _line_medians(lo, index, n), _line_medians(hi, index, n)
+    left, right = group_medians(lo, index, n), group_medians(hi, index, n)
     known = ~np.isnan(left)
     at = np.arange(n)
     left = np.interp(at, at[known], left[known]) if not known.all() else left
@@ -256,20 +249,6 @@ def _spans(lo: np.ndarray, hi: np.ndarray, index: np.ndarray, n: int) -> tuple[n
         for i in np.nonzero(~known)[0]:
             left[i], right[i] = a * i + b - half, a * i + b + half
     return left, right
-
-
-def _line_medians(values: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
-    """Per line 0..n-1, the median of the values of its blobs (`index`: each blob's line), NaN
-    for a line without blobs; as `stats.list_median` gives it (see `_run_medians`), for all lines in
-    one sort."""
-    order = np.lexsort((values, index))
-    counts = np.bincount(index, minlength=n)
-    ends = np.cumsum(counts)
-    starts = ends - counts
-    seen = counts > 0
-    medians = np.full(n, np.nan)
-    medians[seen] = _run_medians(values[order], starts[seen], ends[seen])
-    return medians
 
 
 def fit_lattice(blobs: Blobs, members: np.ndarray, mask: np.ndarray) -> Lattice:

@@ -14,6 +14,7 @@ import numpy as np
 from queens_autosolve.solver.puzzle import cell_name
 from queens_autosolve.vision.reading import Margin, RegionsUnreadable, margin_score
 from queens_autosolve.vision.sample import BoardSamples
+from queens_autosolve.vision.stats import group_medians
 
 # Colour distances (CIE Lab, delta E 1976). A hovered cell is about 8 from its region; the nearest
 # two region colours seen on real screens are about 14 apart.
@@ -197,22 +198,11 @@ def _same_colour(samples: BoardSamples, dr: int, dc: int, gap: np.ndarray) -> np
 
 def region_medians(lab: np.ndarray, labels: np.ndarray, n: int) -> np.ndarray:
     """Each region's colour: the median of its cells', (n, channels) (NaN for a region without
-    cells). All regions at once: the cells sorted by region, then by value within each, per
-    channel; each median is the middle value, or the mean of the middle two, as
-    `vision.stats.median` gives."""
+    cells), all regions at once per channel."""
     regions = labels.ravel()
     values = lab.reshape(regions.size, -1).astype(np.float64)
-    counts = np.bincount(regions, minlength=n)
-    starts = (np.cumsum(counts) - counts)[:n]
-    counts = counts[:n]
-    low, high = starts + np.maximum(counts - 1, 0) // 2, starts + counts // 2
-    medians = np.empty((n, values.shape[1]))
-    for channel in range(values.shape[1]):
-        ordered = values[np.lexsort((values[:, channel], regions)), channel]
-        medians[:, channel] = (ordered[np.minimum(low, regions.size - 1)]
-                               + ordered[np.minimum(high, regions.size - 1)]) / 2
-    medians[counts == 0] = np.nan
-    return medians
+    return np.stack([group_medians(values[:, channel], regions, n) for channel in range(values.shape[1])],
+                    axis=1)
 
 
 def neighbouring_regions(labels: np.ndarray, n: int) -> np.ndarray:

@@ -226,10 +226,7 @@ def _crown_template() -> tuple[np.ndarray, float]:
 def normalised_shape(ink: np.ndarray, level: float = 0.5) -> tuple[np.ndarray, float] | None:
     """The inked part of a patch cut to its bounding box and resized to TEMPLATE x TEMPLATE (so
     the match ignores size and position), and that box's width over height; None when blank."""
-    ys, xs = np.nonzero(_inside_patch(ink >= level))
-    if len(ys) < 3:
-        return None
-    return _shape_in(ink, int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
+    return normalised_shapes(ink[None], level)[0]
 
 
 def normalised_shapes(inks: np.ndarray, level: float) -> list[tuple[np.ndarray, float] | None]:
@@ -252,21 +249,11 @@ def _shape_in(ink: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> tuple[np.n
     return cv2.resize(crop, (TEMPLATE, TEMPLATE), interpolation=how), (x1 - x0) / (y1 - y0)
 
 
-def _inside_patch(mask: np.ndarray) -> np.ndarray:
-    """The parts of a mask that do not touch the patch's edge: a mark lies inside its cell, while
-    a thick border reaching into the cell, or anything crossing it, runs off the patch."""
-    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
-    if count <= 1:
-        return mask
-    touching = np.zeros(count, bool)  # (np.unique would import numpy.ma: 25-40 ms cold)
-    touching[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
-    touching[0] = False
-    return np.asarray(mask & ~touching[labels])
-
-
 def _inside_patches(masks: np.ndarray) -> np.ndarray:
-    """`_inside_patch` of each of a stack of masks (k, S, S), labelled at once: stacked with a
-    blank row after each, so that no area reaches from one into the next."""
+    """The parts of each of a stack of masks (k, S, S) that do not touch its patch's edge: a mark
+    lies inside its cell, while a thick border reaching into the cell, or anything crossing it,
+    runs off the patch. Labelled at once: stacked with a blank row after each, so that no area
+    reaches from one into the next."""
     k, h, w = masks.shape
     stacked = np.zeros((k, h + 1, w), np.uint8)
     stacked[:, :h] = masks

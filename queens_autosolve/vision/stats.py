@@ -40,3 +40,23 @@ def list_median(values: list[float]) -> float:
     ordered = sorted(values)
     mid = len(ordered) // 2
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def run_medians(ordered: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The median of each run ordered[start:end] of sorted values, all at once (as `list_median`
+    gives it: the middle value, or the mean of the middle two; x + x halved is x exactly)."""
+    length = ends - starts
+    return np.asarray((ordered[starts + (length - 1) // 2] + ordered[starts + length // 2]) / 2)
+
+
+def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
+    """Per group 0..count-1, the median of the values in it (`groups`: each value's group; groups
+    from `count` on are left out), NaN for a group without values: all groups in one sort."""
+    order = np.lexsort((values, groups))
+    sizes = np.bincount(groups, minlength=count)
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    seen = sizes[:count] > 0
+    medians = np.full(count, np.nan)
+    medians[seen] = run_medians(values[order], starts[:count][seen], ends[:count][seen])
+    return medians
