@@ -103,9 +103,7 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
         frame = load_image(source.image)
         reading = read(frame)
         return HintResult(frame, reading, advise_reading(reading))
-    with open_desktop(source.display, source.desktop) as desktop:
-        if apply:
-            desktop.prepare_input()
+    with open_desktop(source.display, source.desktop, will_click=apply) as desktop:
         home = desktop.pointer()
         try:
             return _live(desktop, source, apply, any_window, delay, home)

@@ -248,12 +248,11 @@ def run(source: Source, options: Options | None = None) -> RunResult:
         return _run_offline(source)
     watch = Stopwatch()
     with watch.stage("connect"):
-        desktop = open_desktop(source.display, source.desktop)
+        # the input made ready as it opens (tens of ms: not in the click stage)
+        desktop = open_desktop(source.display, source.desktop, will_click=not options.dry_run)
     with desktop:
         with watch.stage("connect"):
             desktop.monitors()  # opens mss now, not inside the timed grab
-            if not options.dry_run:
-                desktop.prepare_input()  # tens of ms: not in the click stage
         home = desktop.pointer()
         try:
             return _run_live(desktop, source, options, watch, home)

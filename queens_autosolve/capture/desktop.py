@@ -111,10 +111,12 @@ class KnowsPointerHeld(Protocol):
 
 
 def open_desktop(display: str | None = None, desktop: str = "auto",
-                 env: Mapping[str, str] | None = None) -> DesktopSession:
+                 env: Mapping[str, str] | None = None, *, will_click: bool = False) -> DesktopSession:
     """The desktop to work on: `desktop` one of DESKTOPS; "auto" is X11, unless the session is
     Wayland and no X11 display was named (`display`, from --display): GNOME there is "gnome". A
     desktop that is not implemented yet is an UnsupportedDesktopError naming it and what works today.
+    `will_click`: the job will click, so the input is made ready as the desktop opens
+    (`DesktopSession.prepare_input`), as early as the desktop allows.
 
     >>> with open_desktop() as session:                 # doctest: +SKIP
     ...     frame = session.grab_window(session.find_window())
@@ -126,16 +128,25 @@ def open_desktop(display: str | None = None, desktop: str = "auto",
             WlrootsDesktop,  # pywayland: only for a wlroots session
         )
 
-        return WlrootsDesktop(env)
+        return WlrootsDesktop(env, will_click=will_click)
+    session: DesktopSession
     if chosen == "gnome":
         from queens_autosolve.capture.gnome import GnomeDesktop  # jeepney, GStreamer: only once it is opened
 
-        return GnomeDesktop(env)
-    from queens_autosolve.capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
+        session = GnomeDesktop(env)
+    else:
+        from queens_autosolve.capture.x11 import X11Desktop  # Xlib, mss: only once a desktop is opened
 
-    x11 = X11Desktop(display, env)
-    refuse_xwayland(x11.name, env, x11.close)
-    return x11
+        x11 = X11Desktop(display, env)
+        refuse_xwayland(x11.name, env, x11.close)
+        session = x11
+    if will_click:
+        try:
+            session.prepare_input()
+        except BaseException:
+            session.__exit__(None, None, None)
+            raise
+    return session
 
 
 def refuse_xwayland(name: str, env: Mapping[str, str], close: Callable[[], None]) -> None:

@@ -37,6 +37,9 @@ NOTCH = 15.0  # the axis value of one wheel notch, as libinput reports a mouse w
 # s from the warm-up move to the first press or wheel turn: the first click through a new virtual
 # pointer is lost while the browser takes the new device (docs/wayland.md: the gaps measured)
 WARM_UP = 0.03
+# The warm-up move's extent: it goes to the layout's bottom-right corner before the outputs are
+# known, one part in CORNER from the edge (under a pixel for any screen narrower than that).
+CORNER = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -56,21 +59,33 @@ class WlrootsDesktop:
     ...     frame = desktop.grab_window(desktop.find_window())
     """
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None, *, will_click: bool = False) -> None:
+        """`will_click`: `prepare_input` as the desktop opens, its warm-up move sent as soon as the
+        Wayland connection is up, before sway's IPC and the shared memory are set up: the
+        compositor has drawn the move by the first grab, which then waits for no frame of its
+        own (a grab right after the move waited 3-7 ms for the frame, against 2.5 ms)."""
         self.env = os.environ if env is None else env
-        self.sway = SwayWindows.connect(self.env)
         self.display, self.registry, self.globals = _connect(self.env)
-        self.outputs = self._bind_outputs()
-        largest = 4 * max(round(o.rect.width * o.scale) * round(o.rect.height * o.scale)
-                          for o in self.outputs)  # bytes of the biggest output's pixels
-        self.copies = ScreenCopy(self.display, self._bind("zwlr_screencopy_manager_v1"), self._bind("wl_shm"),
-                                 largest)
         self._pointer: Any = None
         self.placed: Pointer | None = None
         self._own_focus: set[int] = set()  # windows focused by this run's own clicks, or before it
         self._focus_watch: FocusWatch | None = None  # sway's focus events, from prepare_input on
         self._taken_by: list[int] = []  # windows the focus went to that this run did not click
-        self._warm_since = 0.0  # when prepare_input's warm-up move was sent
+        self._warm_since = 0.0  # when the warm-up move was sent
+        try:
+            if will_click:
+                self._warm_up_pointer()
+            self.sway = SwayWindows.connect(self.env)
+            self.outputs = self._bind_outputs()
+        except BaseException:
+            self.display.disconnect()  # explicitly: pywayland crashes at interpreter exit otherwise
+            raise
+        largest = 4 * max(round(o.rect.width * o.scale) * round(o.rect.height * o.scale)
+                          for o in self.outputs)  # bytes of the biggest output's pixels
+        self.copies = ScreenCopy(self.display, self._bind("zwlr_screencopy_manager_v1"), self._bind("wl_shm"),
+                                 largest)
+        if will_click:
+            self.prepare_input()
 
     def __enter__(self) -> WlrootsDesktop:
         return self
@@ -208,17 +223,27 @@ class WlrootsDesktop:
         return self.placed if self.placed is not None else Pointer(0, 0, False)
 
     def prepare_input(self) -> None:
-        """Create the virtual pointer and warm it up: one move to the screen's bottom-right
-        corner (away from any board); the first press or wheel turn waits until WARM_UP has
-        passed since (`_warmed`), so reading the board meanwhile costs nothing. From here on
-        sway's focus events are watched."""
-        if self._pointer is not None:
+        """Create the virtual pointer and warm it up (`_warm_up_pointer`, unless done as the
+        desktop opened); the first press or wheel turn waits until WARM_UP has passed since
+        (`_warmed`), so reading the board meanwhile costs nothing. From here on sway's focus
+        events are watched."""
+        if self._focus_watch is not None:
             return
+        if self._pointer is None:
+            self.copies.input_sent()
+            self._warm_up_pointer()
+        self._focus_watch = FocusWatch(self.sway.path)
+        screen = self.monitors()[0].rect
+        self.placed = Pointer(screen.left + screen.width - 1, screen.top + screen.height - 1, True)
+
+    def _warm_up_pointer(self) -> None:
+        """The virtual pointer, and its warm-up move to the bottom-right corner of the outputs'
+        layout (away from any board; an absolute move spans the layout's bounding box)."""
         manager = self._bind("zwlr_virtual_pointer_manager_v1")
         self._pointer = manager.create_virtual_pointer(None)
-        screen = self.monitors()[0].rect
-        self._focus_watch = FocusWatch(self.sway.path)
-        self.move_pointer(screen.left + screen.width - 1, screen.top + screen.height - 1)
+        self._pointer.motion_absolute(_now_ms(), CORNER - 1, CORNER - 1, CORNER, CORNER)
+        self._pointer.frame()
+        self.display.flush()
         self._warm_since = time.monotonic()
 
     def _warmed(self) -> None:

@@ -49,9 +49,8 @@ def main(args: argparse.Namespace) -> int:
 
     source = Source(window=args.window, screen=args.screen, display=args.display, desktop=args.desktop)
     options = Options(any_window=args.any_window)
-    with open_desktop(source.display, source.desktop) as desktop:
+    with open_desktop(source.display, source.desktop, will_click=True) as desktop:
         desktop.monitors()
-        desktop.prepare_input()
         watcher = Watcher(desktop, source, options, take_over=args.take_over, say=_status)
         with ctrl_c_between_looks() as stopped:
             while not stopped.is_set():
