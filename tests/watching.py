@@ -113,8 +113,7 @@ def click_at(x: int, y: int, display: str, *, desktop: str = "x11",
         subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True,
                        env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}, timeout=10)
         return
-    with open_desktop(None, desktop, session) as opened:
-        opened.prepare_input()
+    with open_desktop(None, desktop, session, will_click=True) as opened:
         opened.move_pointer(x, y)
         time.sleep(0.1)  # a new virtual pointer's first click may be lost without (capture/wlroots.py)
         opened.click(x, y)
