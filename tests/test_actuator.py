@@ -118,7 +118,8 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
     plan = ClickPlan((Click((0, 0), 10, 10, "empty -> X"), Click((0, 1), 500, 10, "empty -> X")),
                      box=Rect(0, 0, 100, 100), solution=((0, 0),))
     class NoPointer:
-        def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+        def move_pointer(self, x: int, y: int, *, before: Pointer | None = None,
+                         click_follows: bool = False) -> Pointer:
             raise AssertionError("the pointer must not even move")
 
         def moved_by_someone_else(self) -> Pointer | None:

@@ -84,9 +84,11 @@ class DesktopSession(Protocol):
     def pointer(self) -> Pointer:
         """Where the pointer is now, and whether it is on this desktop's screen at all."""
 
-    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None,
+                     click_follows: bool = False) -> Pointer:
         """Move the pointer to (x, y) and return where it then is (`before`: where it was just
-        found, when the caller knows)."""
+        found, when the caller knows). `click_follows`: a click at (x, y) comes next, at once; a
+        desktop whose click carries its own move may send this one with it (wlroots)."""
 
     def moved_by_someone_else(self) -> Pointer | None:
         """Where the pointer is, if no longer where `move_pointer` last put it; None otherwise."""
@@ -94,8 +96,9 @@ class DesktopSession(Protocol):
     def prepare_input(self) -> None:
         """Make the buttons and the wheel ready now, outside the timed stages."""
 
-    def click(self, x: int, y: int) -> None:
-        """One left click at (x, y), where `move_pointer` has just put the pointer."""
+    def click(self, x: int, y: int, times: int = 1) -> None:
+        """`times` left clicks at (x, y), where `move_pointer` has just put the pointer, one
+        after the other with no gap (a cell's empty -> X -> queen)."""
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
         """Turn the wheel where the pointer is: notches towards the bottom, and the right, of

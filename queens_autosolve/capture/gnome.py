@@ -450,7 +450,8 @@ class GnomeDesktop:
         """Where this session last put the pointer; before any move it is unknown (off screen)."""
         return self.placed or Pointer(0, 0, on_screen=False)
 
-    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None,
+                     click_follows: bool = False) -> Pointer:
         at = (float(x - self.monitor.rect.left), float(y - self.monitor.rect.top))  # stream coordinates
         self._remote("NotifyPointerMotionAbsolute", *at)
         self.placed = Pointer(x, y, on_screen=True)
@@ -479,10 +480,11 @@ class GnomeDesktop:
             self.prepare_input()
         time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
 
-    def click(self, x: int, y: int) -> None:
+    def click(self, x: int, y: int, times: int = 1) -> None:
         self._warmed()
-        self._remote("NotifyPointerButton", BTN_LEFT, True)
-        self._remote("NotifyPointerButton", BTN_LEFT, False)
+        for _ in range(times):
+            self._remote("NotifyPointerButton", BTN_LEFT, True)
+            self._remote("NotifyPointerButton", BTN_LEFT, False)
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
         self._warmed()

@@ -250,16 +250,21 @@ class WlrootsDesktop:
         self.prepare_input()
         time.sleep(max(0.0, self._warm_since + WARM_UP - time.monotonic()))
 
-    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None) -> Pointer:
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None,
+                     click_follows: bool = False) -> Pointer:
         """Move the pointer to (x, y). The compositor does not report where it went: the move is
-        trusted (a virtual pointer's absolute motion is not held back by anything)."""
+        trusted (a virtual pointer's absolute motion is not held back by anything). With
+        `click_follows` the move goes out with the click's own events, in one message: each
+        message wakes sway and the browser, and on two cores a cell's three messages cost a
+        frame of the output now and then (docs/wayland.md)."""
         if self._pointer is None:
             self.prepare_input()
         screen = self.monitors()[0].rect
         self.copies.input_sent()
         self._pointer.motion_absolute(_now_ms(), x - screen.left, y - screen.top, screen.width, screen.height)
         self._pointer.frame()
-        self.display.flush()
+        if not click_follows:
+            self.display.flush()
         self.placed = Pointer(x, y, True)
         return self.placed
 
@@ -274,10 +279,11 @@ class WlrootsDesktop:
             return None
         return Pointer(self.placed.x, self.placed.y, False)
 
-    def click(self, x: int, y: int) -> None:
-        """One left click at (x, y): the move there again, a press, a release, each in a frame.
-        The window clicked takes the focus: that is this run's doing (`find_window` names it;
-        with --screen, the window under the first click does)."""
+    def click(self, x: int, y: int, times: int = 1) -> None:
+        """`times` left clicks at (x, y): the move there again, then a press and a release each,
+        each in a frame, all in one message with the copy the guard grabs next. The window
+        clicked takes the focus: that is this run's doing (`find_window` names it; with
+        --screen, the window under the first click does)."""
         if not self._own_focus:
             clicked = self.window_at(x, y)
             self._own_focus.add(clicked.wid if clicked is not None else 0)
@@ -286,11 +292,12 @@ class WlrootsDesktop:
         screen = self.monitors()[0].rect
         pointer.motion_absolute(_now_ms(), x - screen.left, y - screen.top, screen.width, screen.height)
         pointer.frame()
-        pointer.button(_now_ms(), BUTTON_LEFT, PRESSED)
-        pointer.frame()
-        pointer.button(_now_ms(), BUTTON_LEFT, RELEASED)
-        pointer.frame()
-        self.copies.ask_ahead()  # after the click's events: the guard's next grab, on its way now
+        for _ in range(times):
+            pointer.button(_now_ms(), BUTTON_LEFT, PRESSED)
+            pointer.frame()
+            pointer.button(_now_ms(), BUTTON_LEFT, RELEASED)
+            pointer.frame()
+        self.copies.ask_ahead()  # after the clicks' events: the guard's next grab, on its way now
         self.display.flush()
 
     def wheel(self, down: int = 0, right: int = 0) -> None:

@@ -185,7 +185,8 @@ class X11Desktop:
         return Pointer(int(reply.root_x), int(reply.root_y), bool(reply.same_screen))
 
     def move_pointer(
-        self, x: int, y: int, wait: float = POINTER_WAIT, before: Pointer | None = None
+        self, x: int, y: int, wait: float = POINTER_WAIT, before: Pointer | None = None,
+        click_follows: bool = False,
     ) -> Pointer:
         """Move the pointer to (x, y) on THIS X screen and return where it then is.
 
@@ -249,12 +250,14 @@ class X11Desktop:
             raise CaptureError(f"the X server {self.name} offers no XTEST extension, through which the "
                                "clicks are made; nothing clicked (start it with XTEST enabled)")
 
-    def click(self, x: int, y: int) -> None:
-        """One left click where `move_pointer` has just put the pointer, (x, y): an XTest press
-        and release sent together, without waiting for the server. The next question to it
-        (where the pointer is, before the next cell) follows them on the same connection, so it
-        is answered only once they are handled."""
-        self._press(LEFT_BUTTON)
+    def click(self, x: int, y: int, times: int = 1) -> None:
+        """`times` left clicks where `move_pointer` has just put the pointer, (x, y): XTest
+        presses and releases sent together, without waiting for the server. The next question to
+        it (where the pointer is, before the next cell) follows them on the same connection, so
+        it is answered only once they are handled. (`click_follows` changes nothing here: the
+        move is checked, so it goes first.)"""
+        for _ in range(times):
+            self._press(LEFT_BUTTON)
 
     def wheel(self, down: int = 0, right: int = 0) -> None:
         """Turn the mouse wheel where the pointer is: `down` notches towards the bottom of the
