@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,24 +56,21 @@ class Pacing:
     activate: bool = False
 
 
+# The places a gap is tried in, one at a time: each makes the condition of a gap of `ms` there.
+GAP_PLACES: tuple[Callable[[int], Pacing], ...] = (
+    lambda ms: Pacing(f"in-cell {ms} ms", in_cell=ms / 1000),
+    lambda ms: Pacing(f"between cells {ms} ms", between=ms / 1000),
+    lambda ms: Pacing(f"every click {ms} ms", in_cell=ms / 1000, between=ms / 1000),
+    lambda ms: Pacing(f"move,sleep {ms} ms,press", settle=ms / 1000),
+    lambda ms: Pacing(f"press,sleep {ms} ms,release", hold=ms / 1000),
+)
+
+
 def conditions(gaps_ms: tuple[int, ...]) -> list[Pacing]:
     """Gaps in one place at a time, then the mechanism checks (focus first, settle once)."""
     paces = [Pacing("none (as clicker.py)")]
-    for ms in gaps_ms:
-        if ms:
-            paces.append(Pacing(f"in-cell {ms} ms", in_cell=ms / 1000))
-    for ms in gaps_ms:
-        if ms:
-            paces.append(Pacing(f"between cells {ms} ms", between=ms / 1000))
-    for ms in gaps_ms:
-        if ms:
-            paces.append(Pacing(f"every click {ms} ms", in_cell=ms / 1000, between=ms / 1000))
-    for ms in gaps_ms:
-        if ms:
-            paces.append(Pacing(f"move,sleep {ms} ms,press", settle=ms / 1000))
-    for ms in gaps_ms:
-        if ms:
-            paces.append(Pacing(f"press,sleep {ms} ms,release", hold=ms / 1000))
+    for gap_at in GAP_PLACES:
+        paces += [gap_at(ms) for ms in gaps_ms if ms]
     paces.append(Pacing("activate window first", activate=True))
     paces.append(Pacing("settle 50 ms on 1st cell only", first_settle=0.05))
     return paces

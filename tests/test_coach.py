@@ -284,31 +284,34 @@ def test_hint_on_a_missing_image_or_a_board_with_two_answers_exits_2(capsys, boa
     assert err.count("\n") == 1 and "more than one solution" in err
 
 
-def test_solve_grade_prints_the_grade_and_json_carries_it(capsys, tmp_path):
+@pytest.fixture
+def tier_file(tmp_path):
+    """tiers.txt: the boards of TIER_BOARDS, each named after its tier, in tier order."""
     path = tmp_path / "tiers.txt"
     path.write_text("".join(f"# {tier.short} k={k}\n" + "\n".join(rows) + "\n\n"
                             for tier, (rows, k) in TIER_BOARDS.items()))
-    assert main(["solve", "--grade", str(path)]) == 0
+    return path
+
+
+def test_solve_grade_prints_the_grade_and_json_carries_it(capsys, tier_file):
+    assert main(["solve", "--grade", str(tier_file)]) == 0
     out = capsys.readouterr().out
     grades = [line for line in out.splitlines() if line.startswith("grade: ")]
     assert [g.split(",")[0].removeprefix("grade: ").split(" (depth")[0] for g in grades] == [
         tier.title for tier in TIER_BOARDS
     ]
-    assert main(["solve", "--grade", "--json", str(path)]) == 0
+    assert main(["solve", "--grade", "--json", str(tier_file)]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["grade"]["tier"] for r in records] == [int(t) for t in TIER_BOARDS]
 
 
-def test_bench_prints_the_grade_distribution_per_file(capsys, tmp_path):
-    path = tmp_path / "tiers.txt"
-    path.write_text("".join(f"# {tier.short} k={k}\n" + "\n".join(rows) + "\n\n"
-                            for tier, (rows, k) in TIER_BOARDS.items()))
-    assert main(["bench", "--no-baseline", str(path)]) == 0
+def test_bench_prints_the_grade_distribution_per_file(capsys, tier_file):
+    assert main(["bench", "--no-baseline", str(tier_file)]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("tiers.txt") and "graded" not in line
                and len(line.split()) > 10)
     assert row.split()[1:9] == ["5", "1", "1", "1", "1", "1", "0", "0"]
-    assert main(["bench", "--no-baseline", "--json", str(path)]) == 0
+    assert main(["bench", "--no-baseline", "--json", str(tier_file)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["files"][0]["grades"]["counts"]["trial"] == 1
 

@@ -19,7 +19,7 @@ from queens_autosolve.solver.formats import format_puzzle, parse_puzzles, read_p
 from queens_autosolve.solver.generator import (
     ONE_AT_A_TIME,
     check_size,
-    generate_hard,
+    generate_many,
     generate_puzzle,
     hardest,
 )
@@ -286,8 +286,8 @@ def test_hardest_keeps_the_puzzles_that_take_the_most_nodes_in_their_order():
     assert min(nodes[p.name] for p in kept) >= max(nodes[p.name] for p in candidates if p not in kept)
 
 
-def test_generate_hard_makes_the_same_puzzles_as_one_seed_at_a_time():
-    kept = generate_hard(8, 2, range(3, 7), 2)
+def test_the_hardest_generated_are_the_puzzles_one_seed_at_a_time_makes():
+    kept = hardest(generate_many(8, 2, range(3, 7)), 2)
     assert len(kept) == 2
     for puzzle in kept:
         assert format_puzzle(puzzle) == format_puzzle(generate_puzzle(8, 2, rng=int(puzzle.meta["seed"])))
@@ -297,7 +297,7 @@ def test_cli_hard_keeps_count_of_the_candidates(capsys):
     assert main(["generate", "-n", "8", "-k", "2", "--hard", "--count", "2", "--candidates", "4",
                  "--seed", "3"]) == 0
     puzzles = parse_puzzles(capsys.readouterr().out)
-    assert [p.name for p in puzzles] == [p.name for p in generate_hard(8, 2, range(3, 7), 2)]
+    assert [p.name for p in puzzles] == [p.name for p in hardest(generate_many(8, 2, range(3, 7)), 2)]
 
 
 def test_cli_hard_needs_at_least_count_candidates(capsys):
@@ -315,7 +315,7 @@ def test_a_seed_that_fails_is_skipped_and_reported_and_the_run_goes_on(monkeypat
 
     monkeypatch.setattr(generate_module, "generate_puzzle", failing_on_four)
     skipped: list[tuple[int, str]] = []
-    kept = generate_hard(8, 2, range(3, 7), 2, skipped=skipped)
+    kept = hardest(generate_many(8, 2, range(3, 7), skipped=skipped), 2)
     assert [seed for seed, _ in skipped] == [4] and len(kept) == 2
     assert "4" not in [p.meta["seed"] for p in kept]
     with pytest.raises(QueensError):

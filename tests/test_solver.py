@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from queens_autosolve.bench.baseline import count_solutions as baseline_count
 from queens_autosolve.solver import SearchResult, Solution, Step, count_solutions, explain, search, solve
+from queens_autosolve.solver.board import Board
 from queens_autosolve.solver.propagate import (
     board_of,
     board_of_regions,
@@ -172,10 +173,15 @@ def test_too_few_cells_left_beyond_the_regions_inside_is_a_contradiction():
 STRIPES_8 = ["AAAAAAAA", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE", "FFFFFFFF", "GGGGGGGG", "HHHHHHHH"]
 
 
-def test_a_line_with_room_for_exactly_k_queens_places_them():
+def stripes_with_row_1_cut_to_three_cells() -> tuple[Board, int]:
+    """Eight one-row regions of two queens each, with only r1c1, r1c2, r1c3 left in row 1: the
+    board and the candidates."""
     puzzle = Puzzle.from_rows(STRIPES_8, k=2)
-    board = board_of(puzzle)
-    start = without(puzzle, [(0, c) for c in range(3, 8)])  # row 1: c1, c2, c3 left
+    return board_of(puzzle), without(puzzle, [(0, c) for c in range(3, 8)])
+
+
+def test_a_line_with_room_for_exactly_k_queens_places_them():
+    board, start = stripes_with_row_1_cut_to_three_cells()
     log: list[Step] = []
     cand, queens = present(count_blocks(board, start, 0, log))
     assert log[0].text == (
@@ -213,12 +219,10 @@ def test_a_region_covered_by_k_blocks_puts_one_queen_in_each():
 
 
 def test_a_queen_beside_a_crowded_line_that_would_leave_it_too_little_room_goes():
-    puzzle = Puzzle.from_rows(STRIPES_8, k=2)
-    board = board_of(puzzle)
-    start = without(puzzle, [(0, c) for c in range(3, 8)])  # row 1: c1, c2, c3 left
+    board, start = stripes_with_row_1_cut_to_three_cells()
     log: list[Step] = []
     cand, _ = present(squeeze_units(board, start, 0, log))
-    gone = removed(puzzle, start, cand)
+    gone = removed(board.puzzle, start, cand)
     # r2c4 touches only r1c3 (crowding misses it), but then r1c1-r1c2 fit one queen, not two
     assert {(1, 0), (1, 1), (1, 2), (1, 3), (0, 1)} <= set(gone)
     assert (1, 4) not in gone

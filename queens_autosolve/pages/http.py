@@ -168,6 +168,17 @@ class Routes:
             if path.is_file() and path.suffix in CONTENT_TYPES:
                 self.get(f"/{path.name}", _file_handler(path))
 
+    def page(self, folder: Path, render_index: Callable[[], bytes]) -> None:
+        """Serve a web page: the files of `folder` (as `static` does), and at ``/`` and
+        ``/index.html`` the HTML that `render_index` makes (its template filled in) on each request."""
+        self.static(folder)
+
+        def send_index(request: Request) -> Response:
+            return Response(render_index(), CONTENT_TYPES[".html"])
+
+        for path in ("/", "/index.html"):
+            self.get(path, send_index)
+
     def find(self, method: str, path: str) -> Handler | None:
         return self._handlers.get((method, path))
 

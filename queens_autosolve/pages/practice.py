@@ -48,15 +48,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from queens_autosolve.pages.http import (
-    CONTENT_TYPES,
-    HttpError,
-    LoopbackServer,
-    Request,
-    Response,
-    Routes,
-    json_response,
-)
+from queens_autosolve.pages.http import HttpError, LoopbackServer, Request, Response, Routes, json_response
 from queens_autosolve.pages.http import parse_json_object as parse_report
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.position import LETTERS, CellState, Position, StatesError, state_rows
@@ -333,9 +325,7 @@ class PracticeServer(LoopbackServer):
 
     def _routes(self) -> Routes:
         routes = Routes()
-        routes.static(STATIC)
-        for path in ("/", "/index.html"):
-            routes.get(path, lambda request: Response(self.render_index(), CONTENT_TYPES[".html"]))
+        routes.page(STATIC, self.render_index)
         routes.get("/api/puzzle", lambda request: json_response(self.puzzle_json()))
         routes.get("/api/state", lambda request: json_response(self.state().to_json()))
         routes.post("/api/state", self._take_report)

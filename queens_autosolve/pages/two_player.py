@@ -32,15 +32,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 
-from queens_autosolve.pages.http import (
-    CONTENT_TYPES,
-    HttpError,
-    LoopbackServer,
-    Request,
-    Response,
-    Routes,
-    json_response,
-)
+from queens_autosolve.pages.http import HttpError, LoopbackServer, Request, Response, Routes, json_response
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import parse_puzzle
 from queens_autosolve.solver.puzzle import Cell
@@ -310,9 +302,7 @@ class GameApi:
 
     def routes(self) -> Routes:
         routes = Routes()
-        routes.static(STATIC)
-        for path in ("/", "/index.html"):
-            routes.get(path, self.page)
+        routes.page(STATIC, self.render_index)
         routes.post("/api/game/init", self.init)
         routes.post("/api/game/move", self.move)
         routes.post("/api/game/ai-move", self.ai_move)
@@ -323,12 +313,13 @@ class GameApi:
         routes.get("/api/game/analysis", self.analysis)
         return routes
 
-    def page(self, request: Request) -> Response:
+    def render_index(self) -> bytes:
+        """The page with its title and the game's defaults filled in."""
         html = (STATIC / "index.html").read_text(encoding="utf-8")
         for name, value in (("__TITLE__", PAGE_TITLE), ("__SIZE__", str(DEFAULT_SIZE)),
                             ("__MODE__", DEFAULT_MODE), ("__LEVEL__", DEFAULT_AI)):
             html = html.replace(name, value)
-        return Response(html.encode("utf-8"), CONTENT_TYPES[".html"])
+        return html.encode("utf-8")
 
     def init(self, request: Request) -> Response:
         game, seed = new_game(request.json())

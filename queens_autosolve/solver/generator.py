@@ -67,7 +67,6 @@ __all__ = [
     "ONE_AT_A_TIME",
     "Budgets",
     "check_size",
-    "generate_hard",
     "generate_many",
     "generate_puzzle",
     "harden",
@@ -398,36 +397,15 @@ def generate_many(
     return puzzles
 
 
-def generate_hard(
-    n: int,
-    k: int,
-    seeds: Sequence[int],
-    keep: int,
-    *,
-    rule: Rule = "touch",
-    progress: Callable[[Puzzle], None] | None = None,
-    budgets: Budgets = BUDGETS,
-    harden_tries: int = 0,
-    skipped: list[tuple[int, str]] | None = None,
-) -> list[Puzzle]:
-    """The `keep` hardest of the puzzles made from `seeds` (one candidate each), in seed order;
-    `harden_tries` and `skipped` as for `generate_many`.
+def hardest(puzzles: Sequence[Puzzle], keep: int) -> list[Puzzle]:
+    """The `keep` hardest of `puzzles`, in their given order: `hardest(generate_many(...), keep)`
+    is `generate --hard`.
 
     Hardest means the most search nodes our solver takes to find the answer and prove it unique
     (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so keeping the
     ones it has to branch on most gives tests and benchmarks boards that make it work. Ties go to
-    the lower seed. Each puzzle keeps its own seed's name, so it can be made again alone without
-    `--hard`. `progress` is called after each candidate.
-    """
-    candidates = generate_many(
-        n, k, seeds, rule=rule, progress=progress, budgets=budgets, harden_tries=harden_tries, skipped=skipped
-    )
-    return hardest(candidates, keep)
-
-
-def hardest(puzzles: Sequence[Puzzle], keep: int) -> list[Puzzle]:
-    """The `keep` puzzles that take `search(limit=2)` the most nodes, in their given order (ties:
-    the earlier one)."""
+    the earlier one. Each puzzle keeps its own seed's name, so it can be made again alone without
+    `--hard`."""
     nodes = [search(puzzle, limit=2).nodes for puzzle in puzzles]
     ranked = sorted(range(len(puzzles)), key=lambda i: (-nodes[i], i))[:keep]
     return [puzzles[i] for i in sorted(ranked)]

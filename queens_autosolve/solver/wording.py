@@ -122,14 +122,11 @@ def group_crowded_step(board: Board, about: str, crowded: int) -> Step:
 def blocks_step(board: Board, about: str, count: int, forced: int, drop: int) -> Step:
     """`count` blocks take one queen each: `forced` are the last cells of theirs, `drop` would
     take a whole block."""
-    done = []
-    if forced:
-        verb = "are" if forced & (forced - 1) else "is"
-        done.append(f"{board.names(forced)} {verb} the last cell of its block")
-    if drop:
-        done.append(f"remove {board.names(drop)}: a queen there would touch a whole block")
+    done = _holds(board, forced, drop,
+                  forced_as=("is the last cell of its block", "are the last cell of its block"),
+                  drop_why="a queen there would touch a whole block")
     return Step(
-        f"{about} in {count} separate 2x2 blocks, one in each: {'; '.join(done)}",
+        f"{about} in {count} separate 2x2 blocks, one in each: {done}",
         board.cells(forced | drop),
         kind=StepKind.BLOCK,
     )
@@ -146,14 +143,10 @@ def line_step(board: Board, name: str, forced: int, drop: int) -> Step:
 
 def trial_step(board: Board, units: list[int], drop: int, forced: int) -> Step:
     names = ", ".join(board.puzzle.unit_name(u) for u in units)
-    done = []
-    if forced:
-        done.append(f"{board.names(forced)} {'hold queens' if forced & (forced - 1) else 'holds a queen'} "
-                    "whichever way")
-    if drop:
-        done.append(f"remove {board.names(drop)}: no trial leaves a queen there")
+    done = _holds(board, forced, drop, forced_as=("holds a queen whichever way", "hold queens whichever way"),
+                  drop_why="no trial leaves a queen there")
     return Step(
-        f"try a queen on each candidate of {names} in turn and propagate: {'; '.join(done)}",
+        f"try a queen on each candidate of {names} in turn and propagate: {done}",
         board.cells(drop | forced),
         kind=StepKind.TRIAL,
     )
@@ -192,11 +185,14 @@ def band_text(a: int, horizontal: bool) -> str:
     return f"{'rows' if horizontal else 'columns'} {a + 1}-{a + 2}"
 
 
-def _holds(board: Board, forced: int, drop: int) -> str:
-    """'A1 must hold a queen; remove B2, C3': what a rule settles, in words."""
+def _holds(board: Board, forced: int, drop: int, *,
+           forced_as: tuple[str, str] = ("must hold a queen", "must hold queens"), drop_why: str = "") -> str:
+    """'A1 must hold a queen; remove B2, C3': what a rule settles, in words. `forced_as` says it of
+    one forced cell, then of several; `drop_why`, when given, says why the removed cells go."""
     what = []
     if forced:
-        what.append(f"{board.names(forced)} must hold {'queens' if forced & (forced - 1) else 'a queen'}")
+        one, several = forced_as
+        what.append(f"{board.names(forced)} {several if forced & (forced - 1) else one}")
     if drop:
-        what.append(f"remove {board.names(drop)}")
+        what.append(f"remove {board.names(drop)}" + (f": {drop_why}" if drop_why else ""))
     return "; ".join(what)

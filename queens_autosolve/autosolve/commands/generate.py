@@ -37,7 +37,7 @@ from queens_autosolve.autosolve.flags import TIMEOUT
 from queens_autosolve.solver.difficulty import Difficulty, generate_graded
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.formats import format_puzzle
-from queens_autosolve.solver.generator import MAX_SIZE, check_size, generate_hard, generate_many, puzzle_name
+from queens_autosolve.solver.generator import MAX_SIZE, check_size, generate_many, hardest, puzzle_name
 from queens_autosolve.solver.puzzle import RULES, Puzzle
 
 DEFAULT_TIMEOUT = 300.0
@@ -259,8 +259,9 @@ def _hardest(args: argparse.Namespace, first: int, work: Work) -> list[Puzzle]:
             bar.update()
 
         skipped: list[tuple[int, str]] = []
-        kept = generate_hard(args.size, args.stars, seeds, args.count, rule=args.rule, progress=counted,
+        made = generate_many(args.size, args.stars, seeds, rule=args.rule, progress=counted,
                              harden_tries=args.harden, skipped=skipped)
+        kept = hardest(made, args.count)
     for seed, reason in skipped:
         print(f"queens-autosolve: seed {seed} skipped: {reason}", file=sys.stderr)
     if skipped:
