@@ -203,7 +203,8 @@ class X11Desktop:
         knows (saves a round trip to the X server per cell clicked).
 
         The question where the pointer is then goes after the move on the same connection, so
-        the server answers it only once it has handled the move: no separate sync is needed."""
+        the server answers it only once it has handled the move: no separate sync is needed.
+        (`click_follows` changes nothing here: the move is checked, so it goes out first.)"""
         before = before if before is not None else self.pointer()
         if not before.on_screen:
             self.root.warp_pointer(x, y)
@@ -254,8 +255,7 @@ class X11Desktop:
         """`times` left clicks where `move_pointer` has just put the pointer, (x, y): XTest
         presses and releases sent together, without waiting for the server. The next question to
         it (where the pointer is, before the next cell) follows them on the same connection, so
-        it is answered only once they are handled. (`click_follows` changes nothing here: the
-        move is checked, so it goes first.)"""
+        it is answered only once they are handled."""
         for _ in range(times):
             self._press(LEFT_BUTTON)
 
