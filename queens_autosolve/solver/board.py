@@ -117,7 +117,7 @@ class Memo:
     squeezed_seen: Seen | None = None  # the same for squeeze_units (which looks at candidates)
     # squeezed[need]: a region's candidates -> the cells squeeze_units drops for it
     squeezed: tuple[dict[int, int], ...] = ()
-    # (horizontal, each region's lines with a live cell...) -> cut_rules.cut_groups of them
+    # (horizontal, each region's first and last line with a live cell...) -> cut_rules.cut_groups
     cuts: dict[tuple[int, ...], CutGroups | None] = field(default_factory=dict)
     # a cut group's live cells << 6 | the queens it holds -> its cover (block_rules.region_cover)
     cut_covers: dict[int, Cover] = field(default_factory=dict)

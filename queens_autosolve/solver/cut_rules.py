@@ -45,10 +45,13 @@ def cut_regions(board: Board, cand: int, queens: int, log: list[Step] | None) ->
     found: list[CutGroups] = []
     cuts = memo.cuts
     for horizontal, spans in ((True, rows_of), (False, cols_of)):
-        key = (horizontal, *spans)
+        # a region's first and last lines alone say which side of each cut it lies on, so more
+        # calls find their groups in Memo.cuts
+        ends = [span & -span | 1 << span.bit_length() >> 1 for span in spans]
+        key = (horizontal, *ends)
         groups = cuts.get(key, _UNSEEN)
         if groups is _UNSEEN:
-            groups = cuts[key] = cut_groups(board, spans, horizontal)
+            groups = cuts[key] = cut_groups(board, ends, horizontal)
         if groups is None:
             why = f"more regions lie wholly beside a cut between {_word(horizontal)} than it has lines there"
             return contradiction(why, log)
@@ -71,7 +74,8 @@ def _word(horizontal: bool) -> str:
 
 def cut_groups(board: Board, spans: list[int], horizontal: bool) -> CutGroups | None:
     """The groups of the cuts between adjacent rows (`horizontal`) or columns, given each
-    region's set of lines with a live cell (`spans`), by their cells; None when more regions lie
+    region's set of lines with a live cell (`spans`; only its first and last line matter, so
+    cut_regions passes those alone), by their cells; None when more regions lie
     wholly on one side of a cut than it has lines. A side that holds no queen joins one group
     of such cells, first."""
     n, k = board.n, board.k
