@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from queens_autosolve.actuator.clicker import click_plan
+from queens_autosolve.actuator.clicker import Pace, click_plan
 from queens_autosolve.actuator.errors import ClickOutsideBoard, UnsafeToClick
 from queens_autosolve.actuator.plan import Click, ClickPlan, plan_clicks
 from queens_autosolve.actuator.safety import (
@@ -127,6 +127,60 @@ def test_clicker_refuses_a_plan_with_a_point_outside_the_board_before_clicking_a
 
     with pytest.raises(ClickOutsideBoard):
         click_plan(plan, desktop=cast(DesktopSession, NoPointer()))  # only the pointer calls
+
+
+class RecordingDesktop:
+    """What the clicker asks of the desktop and of the guard, in order (no screen)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+
+    def prepare_input(self) -> None:
+        pass
+
+    def moved_by_someone_else(self) -> Pointer | None:
+        return None
+
+    def move_pointer(self, x: int, y: int, *, before: Pointer | None = None,
+                     click_follows: bool = False) -> Pointer:
+        self.calls.append(("move", x, y, click_follows))
+        return Pointer(x, y, True)
+
+    def click(self, x: int, y: int, times: int = 1) -> None:
+        self.calls.append(("click", x, y, times))
+
+    def check(self, done: int, planned: int, pointer_on: object, next_cell: object) -> None:
+        self.calls.append(("check", done))
+
+
+# two clicks on r1c1 (empty -> X -> queen), one on r2c3 (X -> queen)
+TWO_CELLS = ClickPlan((Click((0, 0), 10, 10, "empty -> X"), Click((0, 0), 10, 10, "X -> queen"),
+                       Click((1, 2), 30, 20, "X -> queen")),
+                      box=Rect(0, 0, 100, 100), solution=((0, 0), (1, 2)))
+
+
+def clicked(pace: Pace) -> list[tuple[object, ...]]:
+    desktop = RecordingDesktop()
+    made = click_plan(TWO_CELLS, desktop=cast(DesktopSession, desktop), pace=pace, guard=desktop)
+    assert made == 3
+    return desktop.calls
+
+
+def test_with_no_gap_a_cells_move_and_clicks_go_to_the_desktop_together_after_its_check():
+    assert clicked(Pace()) == [("check", 0), ("move", 10, 10, True), ("click", 10, 10, 2),
+                               ("check", 2), ("move", 30, 20, True), ("click", 30, 20, 1)]
+
+
+def test_with_a_gap_each_click_goes_alone_and_the_board_is_checked_before_each():
+    assert clicked(Pace(gap=0.001)) == [
+        ("check", 0), ("move", 10, 10, True), ("click", 10, 10, 1), ("check", 1), ("click", 10, 10, 1),
+        ("check", 2), ("move", 30, 20, True), ("click", 30, 20, 1)]
+
+
+def test_a_settling_pause_has_the_move_sent_before_it_and_the_board_checked_after_it():
+    assert clicked(Pace(gap=0.001, settle=0.001)) == [
+        ("check", 0), ("move", 10, 10, False), ("check", 0), ("click", 10, 10, 1), ("check", 1),
+        ("click", 10, 10, 1), ("check", 2), ("move", 30, 20, False), ("check", 2), ("click", 30, 20, 1)]
 
 
 @settings(max_examples=200, deadline=None)
