@@ -46,7 +46,7 @@ STAR_SETS = sorted(
     (SHARED / "starbattle").glob("*.txt"), key=lambda p: [int(x) for x in p.stem.split("-")[:2]]
 )
 OUR_SETS = [ROOT / "games" / name for name in (
-    "stars4-17-hard.txt", "stars4-17-harder.txt", "stars5-21-hard.txt")
+    "stars4-17-hard.txt", "stars4-17-harder.txt", "stars4-17-sathard.txt", "stars5-21-hard.txt")
 ]
 
 

@@ -339,6 +339,25 @@ def test_hardening_keeps_the_answer_unique_and_costs_the_search_no_fewer_nodes()
     assert format_puzzle(generate_puzzle(10, 2, rng=11, harden_tries=40)) == format_puzzle(hardened)
 
 
+def largest_region(puzzle: Puzzle) -> tuple[int, int]:
+    """A `generator.Cost` that is not the search's: answers up to 2 and the largest region's size."""
+    return search(puzzle, limit=2).count, max(len(cells) for cells in region_cells(puzzle))
+
+
+def test_hardening_and_choosing_by_another_cost_follow_that_cost():
+    """What benchmarks/sat_hard.py does with CaDiCaL's conflicts: harden and choose by a cost of
+    the caller's; the answer stays unique, the map moves, and the cost does not fall."""
+    plain = generate_puzzle(10, 2, rng=11)
+    hardened = generate_puzzle(10, 2, rng=11, harden_tries=40, harden_cost=largest_region)
+    assert search(hardened, limit=2).count == 1
+    assert largest_region(hardened)[1] > largest_region(plain)[1]  # a larger region is never refused
+    assert hardened.regions != generate_puzzle(10, 2, rng=11, harden_tries=40).regions
+    candidates = [generate_puzzle(8, 2, rng=seed) for seed in range(1, 6)]
+    sizes = {p.name: largest_region(p)[1] for p in candidates}
+    kept = hardest(candidates, 2, largest_region)
+    assert min(sizes[p.name] for p in kept) >= max(sizes[p.name] for p in candidates if p not in kept)
+
+
 def test_cli_harden_writes_what_the_api_makes(capsys):
     assert main(["generate", "-n", "8", "-k", "2", "-s", "5", "--harden", "10"]) == 0
     assert capsys.readouterr().out == format_puzzle(generate_puzzle(8, 2, rng=5, harden_tries=10))

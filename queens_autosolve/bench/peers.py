@@ -42,7 +42,8 @@ INSTALL = install_command()
 @dataclass(frozen=True)
 class Answer:
     """A peer's result: answers found (up to LIMIT), the first, and search nodes where the peer
-    has a notion of them (propagation-only: 1 when propagation alone settled the puzzle)."""
+    has a notion of them (propagation-only: 1 when propagation alone settled the puzzle; CaDiCaL:
+    its conflicts, the work it learns from, the same on every run of the same puzzle)."""
 
     count: int
     solution: Solution | None
@@ -142,7 +143,7 @@ def cp_sat(puzzle: Puzzle) -> Answer:
 
 def sat(puzzle: Puzzle) -> Answer:
     """CaDiCaL 1.9.5 on a CNF of the model: exactly k per unit (totalizer), at most one per group
-    (pairwise); solve, add the clause forbidding the answer, solve again."""
+    (pairwise); solve, add the clause forbidding the answer, solve again. Its nodes: conflicts."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
     from pysat.solvers import Solver as SatSolver
@@ -165,7 +166,8 @@ def sat(puzzle: Puzzle) -> Answer:
             first = first or stars
             count += 1
             oracle.add_clause([-(i + 1) for i in stars])
-    return Answer(count, rules.solution(first) if first else None)
+        conflicts = oracle.accum_stats().get("conflicts", 0)
+    return Answer(count, rules.solution(first) if first else None, conflicts)
 
 
 def propagation_only(puzzle: Puzzle) -> Answer:

@@ -66,6 +66,7 @@ __all__ = [
     "MIN_SIZE",
     "ONE_AT_A_TIME",
     "Budgets",
+    "Cost",
     "check_size",
     "generate_many",
     "generate_puzzle",
@@ -73,6 +74,7 @@ __all__ = [
     "hardest",
     "make_unique",
     "puzzle_name",
+    "search_cost",
     "seed_regions",
 ]
 
@@ -84,6 +86,18 @@ WAYS = 12  # moves break_rival checks per round before taking a random one
 TABU_ROUNDS = 4  # rounds a moved cell must wait before make_unique may move it again
 ANSWER_TRIES = 50  # fresh tries of _answer_by_propagation before giving up
 ONE_AT_A_TIME = Budgets(batch=1)  # every cell checked alone: the benchmark's baseline
+
+
+# What a map costs to solve, as `harden` and `hardest` judge it: how many answers it has
+# (counted up to 2) and a number that grows with the work (our search's nodes by default; a
+# benchmark passes another solver's, to make maps that are hard for that one).
+Cost = Callable[[Puzzle], tuple[int, int]]
+
+
+def search_cost(puzzle: Puzzle) -> tuple[int, int]:
+    """Our search's answers (up to 2) and nodes on `puzzle`: the default `Cost`."""
+    result = search(puzzle, limit=2)
+    return result.count, result.nodes
 
 
 def check_size(n: int, k: int = 1, rule: Rule = "touch") -> None:
@@ -121,15 +135,15 @@ def puzzle_name(n: int, k: int, seed: int) -> str:
 
 def generate_puzzle(
     n: int, k: int = 1, *, rng: random.Random | int, rule: Rule = "touch", budgets: Budgets = BUDGETS,
-    harden_tries: int = 0,
+    harden_tries: int = 0, harden_cost: Cost = search_cost,
 ) -> Puzzle:
     """A random n x n puzzle with k queens per unit and exactly one solution.
 
     `rng` is a seed (the puzzle is then named ``gen-n{n}-k{k}-s{seed}`` with ``seed`` in its
     meta) or a Random to draw from (named ``gen-n{n}-k{k}``). Only that randomness is used.
-    With `harden_tries`, the finished map then takes up to that many `harden` moves (its meta
-    says how many were tried, so the puzzle can be made again). Raises QueensError when the size
-    cannot hold a puzzle (see `check_size`).
+    With `harden_tries`, the finished map then takes up to that many `harden` moves, judged by
+    `harden_cost` (its meta says how many were tried, so the puzzle can be made again). Raises
+    QueensError when the size cannot hold a puzzle (see `check_size`).
     """
     check_size(n, k, rule)
     seed = rng if isinstance(rng, int) else None
@@ -148,7 +162,7 @@ def generate_puzzle(
             f"--size {n} --stars {k}: no unique puzzle after {ATTEMPTS} attempts; try another seed"
         )
     if harden_tries:
-        harden(board, queens, rand, harden_tries)
+        harden(board, queens, rand, harden_tries, harden_cost)
     name = puzzle_name(n, k, seed) if seed is not None else f"gen-n{n}-k{k}"
     meta = {"seed": str(seed)} if seed is not None else {}
     if harden_tries:
@@ -156,15 +170,17 @@ def generate_puzzle(
     return board.puzzle(name=name, meta=meta)
 
 
-def harden(board: RegionMap, intended: Sequence[Cell], rng: random.Random, tries: int) -> int:
+def harden(
+    board: RegionMap, intended: Sequence[Cell], rng: random.Random, tries: int, cost: Cost = search_cost
+) -> int:
     """Make a finished map harder: up to `tries` random border moves (never of an intended
-    queen's cell), each kept when `intended` stays the only answer and the search takes no
-    fewer nodes (`search(limit=2).nodes`); returns the nodes of the map left.
+    queen's cell), each kept when `intended` stays the only answer and the `cost` does not
+    fall; returns the cost of the map left.
 
     The grown maps are easy because growth keeps them settled by propagation (step 2 of the
-    module docstring): a border move undoes that here and there, and the search judges it."""
+    module docstring): a border move undoes that here and there, and the cost judges it."""
     keep = set(intended)
-    nodes = search(board.puzzle(), limit=2).nodes
+    best = cost(board.puzzle())[1]
     for _ in range(tries):
         move = _border_move(board, keep, rng)
         if move is None:
@@ -172,12 +188,12 @@ def harden(board: RegionMap, intended: Sequence[Cell], rng: random.Random, tries
         cell, region = move
         old = board.region_at(cell)
         board.move(cell, region)
-        result = search(board.puzzle(), limit=2)
-        if result.count == 1 and result.nodes >= nodes:
-            nodes = result.nodes
+        answers, spent = cost(board.puzzle())
+        if answers == 1 and spent >= best:
+            best = spent
         else:
             board.move(cell, old)
-    return nodes
+    return best
 
 
 def _border_move(board: RegionMap, keep: set[Cell], rng: random.Random) -> tuple[Cell, int] | None:
@@ -377,6 +393,7 @@ def generate_many(
     progress: Callable[[Puzzle], None] | None = None,
     budgets: Budgets = BUDGETS,
     harden_tries: int = 0,
+    harden_cost: Cost = search_cost,
     skipped: list[tuple[int, str]] | None = None,
 ) -> list[Puzzle]:
     """One puzzle per seed (so each can be remade alone from its name); `progress` is called
@@ -385,7 +402,9 @@ def generate_many(
     puzzles = []
     for seed in seeds:
         try:
-            puzzle = generate_puzzle(n, k, rng=seed, rule=rule, budgets=budgets, harden_tries=harden_tries)
+            puzzle = generate_puzzle(
+                n, k, rng=seed, rule=rule, budgets=budgets, harden_tries=harden_tries, harden_cost=harden_cost
+            )
         except QueensError as error:
             if skipped is None:
                 raise
@@ -397,15 +416,15 @@ def generate_many(
     return puzzles
 
 
-def hardest(puzzles: Sequence[Puzzle], keep: int) -> list[Puzzle]:
-    """The `keep` hardest of `puzzles`, in their given order: `hardest(generate_many(...), keep)`
-    is `generate --hard`.
+def hardest(puzzles: Sequence[Puzzle], keep: int, cost: Cost = search_cost) -> list[Puzzle]:
+    """The `keep` hardest of `puzzles` by `cost`, in their given order: `hardest(generate_many(...),
+    keep)` is `generate --hard`.
 
-    Hardest means the most search nodes our solver takes to find the answer and prove it unique
-    (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so keeping the
-    ones it has to branch on most gives tests and benchmarks boards that make it work. Ties go to
-    the earlier one. Each puzzle keeps its own seed's name, so it can be made again alone without
-    `--hard`."""
-    nodes = [search(puzzle, limit=2).nodes for puzzle in puzzles]
-    ranked = sorted(range(len(puzzles)), key=lambda i: (-nodes[i], i))[:keep]
+    Hardest by default means the most search nodes our solver takes to find the answer and prove
+    it unique (`search(limit=2).nodes`): the generator's maps are mostly easy for the solver, so
+    keeping the ones it has to branch on most gives tests and benchmarks boards that make it
+    work. Ties go to the earlier one. Each puzzle keeps its own seed's name, so it can be made
+    again alone without `--hard`."""
+    spent = [cost(puzzle)[1] for puzzle in puzzles]
+    ranked = sorted(range(len(puzzles)), key=lambda i: (-spent[i], i))[:keep]
     return [puzzles[i] for i in sorted(ranked)]
