@@ -18,6 +18,7 @@ from queens_autosolve.bench import times as solve_times
 from queens_autosolve.bench.peers import INSTALL, PEERS, Answer, Peer
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
+from tests.environment import GAMES, SHARED_DATA
 
 UNIQUE = {
     "4x4": Puzzle.from_rows(["ABBB", "ABCC", "DDCC", "DDDD"]),
@@ -153,6 +154,16 @@ def test_a_peer_out_of_budget_is_cut_off_and_stops(tmp_path):
     (run,) = report.peers
     assert run.cut_off and run.finished == 0 and run.sample == 2
     assert not report.failed  # cut off is not wrong
+
+
+def test_bench_with_no_files_takes_the_samples_and_the_shared_sets_beside_the_checkout():
+    if not (SHARED_DATA / "starbattle").is_dir():
+        pytest.skip(f"the shared data is not at {SHARED_DATA} (see its SOURCES.md)")
+    files = [Path(f) for f in solve_times.default_files(GAMES)]  # sample_folder() in a checkout
+    assert sorted(GAMES.glob("*.txt")) == [f for f in files if f.parent == GAMES]
+    for folder in ("levels", "starbattle"):
+        shared = sorted((SHARED_DATA / folder).glob("*.txt"))
+        assert shared and all(path.resolve() in {f.resolve() for f in files} for path in shared), folder
 
 
 def test_spread_takes_puzzles_from_the_whole_file():

@@ -467,8 +467,9 @@ def by_size(reports: Sequence[FileReport]) -> list[Summary]:
 
 def default_files(samples: Path) -> list[str]:
     """The sample puzzles (games/*.txt), then, beside a source checkout, ../shared/data/levels/*.txt
-    and starbattle/*.txt when present."""
-    shared = samples.resolve().parents[1].parent / "shared" / "data"
+    and starbattle/*.txt when present. In a checkout `samples` is its games/ folder, so the
+    shared data is two levels up; an installed copy has none there."""
+    shared = samples.resolve().parents[1] / "shared" / "data"
     files: list[Path] = sorted(samples.glob("*.txt"))
     for folder in ("levels", "starbattle"):
         files += sorted((shared / folder).glob("*.txt"))
