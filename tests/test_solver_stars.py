@@ -530,10 +530,11 @@ def answer_keeping(rule, puzzle, finds):
     return spy
 
 
-def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
+@pytest.mark.parametrize(("path", "index"), [(HARD_SET, 3), (GAMES / "stars3-14.txt", 0)], ids=["k4", "k3"])
+def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch, path, index):
     # In every state the search meets that the answer lies within, the rule keeps the answer
     # (removes none of its queens, places none elsewhere); and it finds something.
-    puzzle = read_puzzles(str(HARD_SET))[3]
+    puzzle = read_puzzles(str(path))[index]
     finds: list[tuple[int, int]] = []
     spy = answer_keeping(cut_regions, puzzle, finds)
     spied = replace(DEFAULT_RULES, cuts=tuple(spy if rule is cut_regions else rule for rule in RULES_CUTS))
@@ -543,9 +544,10 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch):
     assert finds
 
 
-def test_the_search_counts_cuts_at_four_stars_only():
+def test_the_search_counts_cuts_at_three_and_four_stars_only():
     assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
-    assert "cut_regions" not in [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "cut_regions" in [rule.__name__ for rule in rules_for(3, search=True)]
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(2, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(5, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 

@@ -142,10 +142,10 @@ RULES_MANY: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, 
 RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units)
 LEAN_FROM_K = 3
 # The search from k = CUTS_FROM_K to CUTS_TO_K adds cut_regions last: fewer nodes there; below, it
-# costs more than it saves, and above, where count_blocks does its work, too. Explanations leave it
+# costs more than it saves (k = 2), and above, where count_blocks does its work, too. Explanations leave it
 # out (their steps stay those of RULES_MANY).
 RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
-CUTS_FROM_K = 4
+CUTS_FROM_K = 3
 CUTS_TO_K = 4
 # A search from a probed root (solver/search.py) adds drop_unsupported and settle_placements last
 # (k>1): what the probes learned is what they see beyond the other rules.
