@@ -82,7 +82,7 @@ def ours_without(rule: str) -> Solver:
 
 
 def ours_with_confine(puzzle: Puzzle) -> Run:
-    """Our solver with confine in the search for k >= 3 too (see propagate.RULES_WIDE)."""
+    """Our solver with confine in the search too (see propagate.RULES_WIDE and RULES_CUTS)."""
     return ours(puzzle, WITH_CONFINE)
 
 

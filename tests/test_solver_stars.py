@@ -30,8 +30,10 @@ from queens_autosolve.solver.place_rules import drop_unsupported, placements, se
 from queens_autosolve.solver.propagate import (
     DEFAULT_RULES,
     RULES_CUTS,
+    RULES_MANY,
     StepKind,
     board_of,
+    fixed_point,
     place,
     propagate,
     rules_for,
@@ -315,11 +317,12 @@ def test_the_rules_memory_settles_no_more_than_a_fresh_call_but_a_greedy_cover_a
     assert more <= len(calls) // 100
 
 
-def test_the_search_leaves_confine_out_from_three_stars_and_explanations_keep_it():
-    names = [rule.__name__ for rule in rules_for(3, search=True)]
-    assert "confine" not in names and "count_blocks" in names
-    assert "confine" in [rule.__name__ for rule in rules_for(3)]
-    assert "confine" in [rule.__name__ for rule in rules_for(2, search=True)]
+def test_the_search_leaves_confine_out_from_two_stars_and_explanations_keep_it():
+    for k in (2, 3, 5):
+        names = [rule.__name__ for rule in rules_for(k, search=True)]
+        assert "confine" not in names and "count_blocks" in names, k
+        assert "confine" in [rule.__name__ for rule in rules_for(k)], k
+    assert "confine" in [rule.__name__ for rule in rules_for(1, search=True)]
 
 
 # --- branching on a block known to hold one queen (solver/branching.py) ------------------------
@@ -502,7 +505,9 @@ def test_a_cut_whose_split_cells_fit_only_their_queens_puts_one_in_each_block():
     # Where propagation stalls on the small board, columns 1-5 hold 10 queens, 8 of them the
     # regions wholly there: F's and I's cells there fit just 2 blocks, one a single cell, r5c5.
     board = board_of(STALLS)
-    cand, queens = stalled(STALLS)
+    stall = fixed_point(board, full(STALLS), 0, RULES_MANY)  # the search's own rules run cut_regions
+    assert stall is not None
+    cand, queens = stall
     answer = mask_of(present(search(STALLS, limit=1).solution).queens, STALLS.n)
     log: list = []
     state = cut_regions(board, cand, queens, log)
@@ -530,7 +535,10 @@ def answer_keeping(rule, puzzle, finds):
     return spy
 
 
-@pytest.mark.parametrize(("path", "index"), [(HARD_SET, 3), (GAMES / "stars3-14.txt", 0)], ids=["k4", "k3"])
+@pytest.mark.parametrize(
+    ("path", "index"), [(HARD_SET, 3), (GAMES / "stars3-14.txt", 0), (GAMES / "stars2-11.txt", 0)],
+    ids=["k4", "k3", "k2"],
+)
 def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch, path, index):
     # In every state the search meets that the answer lies within, the rule keeps the answer
     # (removes none of its queens, places none elsewhere); and it finds something.
@@ -544,10 +552,10 @@ def test_cut_regions_keeps_the_answer_along_the_search(monkeypatch, path, index)
     assert finds
 
 
-def test_the_search_counts_cuts_at_three_and_four_stars_only():
-    assert "cut_regions" in [rule.__name__ for rule in rules_for(4, search=True)]
-    assert "cut_regions" in [rule.__name__ for rule in rules_for(3, search=True)]
-    assert "cut_regions" not in [rule.__name__ for rule in rules_for(2, search=True)]
+def test_the_search_counts_cuts_from_two_to_four_stars_only():
+    for k in (2, 3, 4):
+        assert "cut_regions" in [rule.__name__ for rule in rules_for(k, search=True)], k
+    assert "cut_regions" not in [rule.__name__ for rule in rules_for(1, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(5, search=True)]
     assert "cut_regions" not in [rule.__name__ for rule in rules_for(4)]  # explanations
 

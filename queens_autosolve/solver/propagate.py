@@ -140,12 +140,13 @@ RULES_ONE: tuple[Deduction, ...] = (settle_units, eliminate_attackers, confine) 
 RULES_MANY: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units, confine)
 # The search from k = LEAN_FROM_K leaves confine out: there it is the dearest rule for the fewest finds.
 RULES_WIDE: tuple[Deduction, ...] = (settle_units, cover_regions, count_blocks, squeeze_units)
-LEAN_FROM_K = 3
-# The search from k = CUTS_FROM_K to CUTS_TO_K adds cut_regions last: fewer nodes there; below, it
-# costs more than it saves (k = 2), and above, where count_blocks does its work, too. Explanations leave it
-# out (their steps stay those of RULES_MANY).
+LEAN_FROM_K = 2
+# The search from k = CUTS_FROM_K to CUTS_TO_K runs cut_regions last, where RULES_MANY runs confine
+# (cut_regions takes every cut of the board, confine only those of one region's lines): fewer nodes
+# there; above, where count_blocks does its work, it costs more than it saves. Explanations leave
+# it out (their steps stay those of RULES_MANY).
 RULES_CUTS: tuple[Deduction, ...] = (*RULES_WIDE, cut_regions)
-CUTS_FROM_K = 3
+CUTS_FROM_K = 2
 CUTS_TO_K = 4
 # A search from a probed root (solver/search.py) adds drop_unsupported and settle_placements last
 # (k>1): what the probes learned is what they see beyond the other rules.
@@ -213,7 +214,7 @@ def propagate(
     """Apply the rules, cheapest first, until none changes anything; None on a contradiction.
     After any rule makes progress the cheap ones run again before the dearer ones. With `trials`
     (k>1 only) the bounded `trial` runs last, when the others have stalled. Without a log (the
-    search) k >= 3 boards run without confine: see RULES_WIDE."""
+    search) k > 1 boards run without confine: see RULES_WIDE and RULES_CUTS."""
     return fixed_point(board, cand, queens, rules.for_k(board.k, trials=trials, search=log is None), log)
 
 
