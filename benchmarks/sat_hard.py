@@ -16,6 +16,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 from queens_autosolve.bench import peers
@@ -24,6 +25,7 @@ from queens_autosolve.solver.generator import generate_many, hardest
 from queens_autosolve.solver.puzzle import Puzzle
 
 
+@cache  # the progress line and `hardest` ask again for each map's last cost
 def sat_cost(puzzle: Puzzle) -> tuple[int, int]:
     """CaDiCaL's answers (up to 2) and conflicts on `puzzle`: a `generator.Cost`."""
     answer = peers.sat(puzzle)
