@@ -333,6 +333,34 @@ def test_the_main_board_above_small_example_boards_is_read(cell):
     assert reading.n == 9 and same_partition(reading.regions, regions)
 
 
+@pytest.mark.parametrize(("n", "cell"), [(18, 18), (14, 16)])
+def test_a_big_board_above_example_boards_with_nearly_its_cell_size_is_read(n, cell):
+    """On an 18x18 practice board at 67% zoom the example boards' cells are 0.78 of the board's
+    (found live: refused as "two boards found"). Small boards below it are examples still."""
+    regions = random_regions(n, random.Random(cell))
+    page = render_board(regions, cell=cell, page=True, canvas=(1280, 1000))
+    reading = read_board(page)
+    assert reading.n == n and same_partition(reading.regions, regions)
+
+
+def _stacked(upper: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    w = max(upper.shape[1], lower.shape[1])
+    out = np.full((upper.shape[0] + lower.shape[0] + 40, w, 3), upper[0, 0], np.uint8)
+    out[: upper.shape[0], : upper.shape[1]] = upper
+    out[upper.shape[0] + 40 :, : lower.shape[1]] = lower
+    return out
+
+
+@pytest.mark.parametrize("second", [(6, 36), (4, 40)], ids=("over-half-as-wide", "larger-cells"))
+def test_a_second_board_below_that_is_no_example_is_refused(second):
+    """Below the main board (10x10, 36 px cells) and not like LinkedIn's examples: a board with the
+    same cells over half as wide, or a small one with larger cells."""
+    upper, _, _ = board(10, 36, seed=1)
+    lower, _, _ = board(second[0], second[1], seed=2)
+    with pytest.raises(BoardNotFound, match="two boards"):
+        read_board(_stacked(upper, lower))
+
+
 @pytest.mark.parametrize("visible", [0.1, 0.3, 0.6])
 def test_a_board_cut_by_the_top_of_a_browser_viewport_is_cut_off(visible):
     """In a window grab the page's top edge is no image edge: the browser's toolbar lies above

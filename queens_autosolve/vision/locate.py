@@ -350,8 +350,11 @@ def _extend(
     return np.concatenate([lo, [at]]), np.concatenate([hi, [at + span]])
 
 
-# An example board's cells are smaller than this share of the main board's (0.6 beside a 14x14).
+# An example board's cells are smaller than this share of the main board's (0.6 beside a 14x14),
+# or the example is at most this share of the main board's width and height: on an 18x18 board
+# at 67% zoom the examples' cells are 0.78 of the board's, the examples 0.22 of its width.
 EXAMPLE_CELLS = 0.75
+EXAMPLE_SPAN = 0.5
 
 
 def _group_box(blobs: Blobs, members: np.ndarray) -> np.ndarray:
@@ -368,10 +371,17 @@ def _is_board_shaped(blobs: Blobs, members: np.ndarray) -> bool:
 
 
 def _is_example_below(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
-    """True for LinkedIn's small example boards (How to play): much smaller cells, below the
-    main board."""
-    smaller = float(array_median(blobs.sizes[other])) < EXAMPLE_CELLS * float(array_median(blobs.sizes[main]))
-    return smaller and _group_box(blobs, other)[1] >= _group_box(blobs, main)[3]
+    """True for LinkedIn's small example boards (How to play), below the main board: with much
+    smaller cells, or with cells no larger and a small board as a whole (beside a big board the
+    main board's cells shrink to nearly the examples' size)."""
+    box, main_box = _group_box(blobs, other), _group_box(blobs, main)
+    if box[1] < main_box[3]:
+        return False
+    cells, main_cells = float(array_median(blobs.sizes[other])), float(array_median(blobs.sizes[main]))
+    if cells < EXAMPLE_CELLS * main_cells:
+        return True
+    small = np.all(box[2:] - box[:2] <= EXAMPLE_SPAN * (main_box[2:] - main_box[:2]))
+    return cells <= main_cells and bool(small)
 
 
 def _overlaps(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
