@@ -307,11 +307,14 @@ def test_round_buttons_under_and_beside_the_board_are_no_cells(n, cell):
 # --- two boards ---------------------------------------------------------------------------------
 
 
-def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    h = max(left.shape[0], right.shape[0])
-    out = np.full((h, left.shape[1] + right.shape[1] + 40, 3), left[0, 0], np.uint8)
-    out[: left.shape[0], : left.shape[1]] = left
-    out[: right.shape[0], left.shape[1] + 40 :] = right
+def _two_boards(first: np.ndarray, second: np.ndarray, below: bool = False) -> np.ndarray:
+    """`second` 40 px to the right of `first` (or below it) on `first`'s background."""
+    if below:
+        return _two_boards(first.swapaxes(0, 1), second.swapaxes(0, 1)).swapaxes(0, 1).copy()
+    h = max(first.shape[0], second.shape[0])
+    out = np.full((h, first.shape[1] + second.shape[1] + 40, 3), first[0, 0], np.uint8)
+    out[: first.shape[0], : first.shape[1]] = first
+    out[: second.shape[0], first.shape[1] + 40 :] = second
     return out
 
 
@@ -321,7 +324,7 @@ def test_two_boards_side_by_side_are_refused(first, second):
     left, _, _ = board(first[0], first[1], seed=1)
     right, _, _ = board(second[0], second[1], seed=2)
     with pytest.raises(BoardNotFound, match="two boards"):
-        read_board(_side_by_side(left, right))
+        read_board(_two_boards(left, right))
 
 
 @pytest.mark.parametrize("cell", [36, 48])
@@ -343,14 +346,6 @@ def test_a_big_board_above_example_boards_with_nearly_its_cell_size_is_read(n, c
     assert reading.n == n and same_partition(reading.regions, regions)
 
 
-def _stacked(upper: np.ndarray, lower: np.ndarray) -> np.ndarray:
-    w = max(upper.shape[1], lower.shape[1])
-    out = np.full((upper.shape[0] + lower.shape[0] + 40, w, 3), upper[0, 0], np.uint8)
-    out[: upper.shape[0], : upper.shape[1]] = upper
-    out[upper.shape[0] + 40 :, : lower.shape[1]] = lower
-    return out
-
-
 @pytest.mark.parametrize("second", [(6, 36), (4, 40)], ids=("over-half-as-wide", "larger-cells"))
 def test_a_second_board_below_that_is_no_example_is_refused(second):
     """Below the main board (10x10, 36 px cells) and not like LinkedIn's examples: a board with the
@@ -358,7 +353,7 @@ def test_a_second_board_below_that_is_no_example_is_refused(second):
     upper, _, _ = board(10, 36, seed=1)
     lower, _, _ = board(second[0], second[1], seed=2)
     with pytest.raises(BoardNotFound, match="two boards"):
-        read_board(_stacked(upper, lower))
+        read_board(_two_boards(upper, lower, below=True))
 
 
 @pytest.mark.parametrize("visible", [0.1, 0.3, 0.6])
