@@ -119,6 +119,14 @@ def test_cut_advice_with_two_edges_lists_both():
     assert "at the right" in text and "at the bottom" in text and "scroll right or scroll down" in text
 
 
+@pytest.mark.parametrize(("edges", "larger"), [(("top", "bottom"), "taller"), (("left", "right"), "wider"),
+                                               (("top", "left", "bottom", "right"), "larger")])
+def test_a_board_cut_at_opposite_edges_is_larger_than_the_window_and_no_scroll_is_advised(edges, larger):
+    text = cut_advice(BoardCutOff("cut", edges, {edges[0]: 30}))
+    assert f"it is {larger} than the window shows; make the window {larger} or zoom out with Ctrl+-" in text
+    assert "scroll" not in text and f"at the {edges[0]} (at least 30 px of it hidden)" in text
+
+
 def test_a_refusal_after_clicks_says_how_many_were_made_and_never_nothing_was_clicked():
     from queens_autosolve.actuator.errors import UnsafeToClick
     from queens_autosolve.autosolve.pipeline import stopped_after

@@ -89,6 +89,28 @@ def test_a_board_cut_off_by_a_small_window_is_named_and_scroll_brings_it_in(xvfb
     assert state.solved and "solved" in scrolled.stdout.splitlines()[-2]
 
 
+@pytest.mark.parametrize(("zoom", "said", "advice"), [
+    (1.55, "the mouse wheel moves the page past it (it ran past the window's bottom edge, and after the "
+     "last of 3 notch(es) past the top edge)", "scroll it into view by hand"),
+    (1.7, "it runs past the window's top and bottom edges at once, so it is taller than the window shows",
+     "make the window taller or zoom out with Ctrl+-"),
+], ids=["between-two-notches", "taller-than-the-view"])
+def test_scroll_that_cannot_show_the_whole_board_says_why_and_what_does(
+    browser, xvfb, zoom, said, advice, sent_clicks, capsys
+):
+    """An 11x11 board taller than the window can show at once: at 155% zoom the view has 24 px to
+    spare around it, but Chromium's wheel notch moves the page 120 px and no notch stops it there;
+    at 170% the board is taller than the view. `--scroll` turns the wheel, is refused saying which
+    (not "run with --scroll", which it was asked, nor "the window is too small" for a board that
+    fits) and says what does, clicking nothing."""
+    with practice_page(browser, puzzle_of(11, 4), whole_board=False, zoom=zoom, win_screen="none") as server:
+        done = run_here(capsys, xvfb.display, "--scroll")
+        assert [click for click in sent_clicks if click.button == 1] == [] and server.state().moves == 0
+    assert done.returncode == 2 and said in done.stderr and advice in done.stderr, done.stderr
+    assert "nothing was clicked" in done.stderr and "run with --scroll" not in done.stderr
+    assert "notch" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("rows_hidden", [3, 0.4])
 def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
     browser, xvfb, rows_hidden, sent_clicks, capsys

@@ -133,23 +133,38 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
 
 
 def cut_advice(exc: BoardCutOff) -> str:
-    """Which edge cuts the board, about how much is hidden, and how to bring it into view."""
+    """Which edge cuts the board, about how much is hidden, and how to bring it into view (no
+    scrolling does when two opposite edges cut it: the window shows less than the board)."""
     parts = []
     for edge in exc.edges:
         hidden = exc.missing_px.get(edge, 0)
         amount = f" (at least {hidden} px of it hidden)" if hidden else ""
         parts.append(f"at the {edge}{amount}")
+    cut = f"it runs past the window's edge {', '.join(parts)}"
+    larger = _larger_than_the_window(exc.edges)
+    if larger:
+        return f"{cut}: it is {larger} than the window shows; {_make_it_fit(larger)}"
     moves = " or ".join(dict.fromkeys(SCROLL[e] for e in exc.edges if e in SCROLL))
     return (
-        f"it runs past the window's edge {', '.join(parts)}; {moves or 'scroll'} until the whole "
-        "board shows, enlarge the window, or run with --scroll to let the tool scroll"
+        f"{cut}; {moves or 'scroll'} until the whole board shows, enlarge the window, or run with "
+        "--scroll to let the tool scroll"
     )
+
+
+def _larger_than_the_window(edges: tuple[str, ...]) -> str:
+    """"taller", "wider" or "larger" when the board runs past two opposite edges at once, else ""."""
+    tall, wide = {"top", "bottom"} <= set(edges), {"left", "right"} <= set(edges)
+    return "larger" if tall and wide else "taller" if tall else "wider" if wide else ""
+
+
+def _make_it_fit(larger: str) -> str:
+    return f"make the window {larger} or zoom out with Ctrl+-"
 
 
 def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Frame, BoardReading]:
     """--scroll: turn the mouse wheel over the page (never a click), one notch at a time, until
-    the whole board shows. A wheel notch scrolls about 100 px: a window that shows the board
-    only between two notches (the cut moves to the other edge) must be made larger."""
+    the whole board shows. A wheel notch scrolls about 100 px: a board that shows whole only
+    between two notches (the cut moves to the other edge) is refused saying so (`_scrolled_past`)."""
     inside = window.rect.intersection(desktop.monitors()[0].rect)
     point = (inside.left + inside.width // 2, inside.top + inside.height // 2)
     first_cut: tuple[str, ...] = ()
@@ -162,11 +177,8 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             if not cut:
                 raise  # no edge cuts the board: nothing scrolling could change (no board, a dialog)
             first_cut = first_cut or cut
-            if set(cut) - set(first_cut) or {"top", "bottom"} <= set(cut):
-                raise BoardNotVisibleError(
-                    f"{exc.reason} (scrolling does not bring the whole board into view: the window is too "
-                    "small for it; enlarge the window or zoom out with Ctrl+-)", exc.advice, exc.cut_edges
-                ) from None
+            if _larger_than_the_window(cut) or set(cut) - set(first_cut):
+                raise _scrolled_past(frame, exc, first_cut, notches) from None
         check_scroll_point(desktop, window, point, notches)
         if desktop.moved_by_someone_else() is not None:
             raise ClickAborted(
@@ -185,6 +197,41 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
         frame = scrolled
     raise BoardNotVisibleError("the board did not come into view by scrolling",
                                "scroll it into view yourself and run again")
+
+
+def _scrolled_past(
+    frame: Frame, exc: BoardNotVisibleError, first_cut: tuple[str, ...], notches: int
+) -> BoardNotVisibleError:
+    """The refusal when the wheel cannot bring the whole board into view: the board runs past two
+    opposite edges at once (the window shows less than the board), or the last notch moved the
+    cut to the other edge (the window could show it whole, but only between two notches: a
+    notch moves the page about 100 px, Chromium's 120)."""
+    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    cut = exc.cut_edges
+    larger = _larger_than_the_window(cut)
+    if larger:
+        edges = _edges(tuple(edge for edge in ("top", "bottom", "left", "right") if edge in cut))
+        return BoardNotVisibleError(
+            f"the board is cut off by {where}: it runs past the window's {edges} at once, so it is "
+            f"{larger} than the window shows{_notches(notches)}", _make_it_fit(larger), cut,
+        )
+    which = "taller" if {"top", "bottom"} & set(cut) else "wider"
+    return BoardNotVisibleError(
+        f"the board is cut off by {where}: the mouse wheel moves the page past it (it ran past the "
+        f"window's {_edges(first_cut)}, and after the last of {notches} notch(es) past the "
+        f"{_edges(tuple(sorted(set(cut) - set(first_cut))))})",
+        f"make the window {which}, zoom out with Ctrl+-, or where the window can show the whole board, "
+        "scroll it into view by hand (the scroll bar or a touchpad moves the page finer than a wheel notch)",
+        cut,
+    )
+
+
+def _edges(names: tuple[str, ...]) -> str:
+    return " and ".join(names) + (" edge" if len(names) == 1 else " edges")
+
+
+def _notches(notches: int) -> str:
+    return f" (the page scrolled {notches} notch(es))" if notches else ""
 
 
 def check_scroll_point(
