@@ -111,6 +111,19 @@ def test_scroll_that_cannot_show_the_whole_board_says_why_and_what_does(
     assert "notch" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
+def test_the_live_sweep_judges_a_condition_by_what_the_page_reports(browser, xvfb):
+    """scripts/sweep_live.py, one condition in the shared browser: solved as the page says; and a
+    run that exits 0 on a page not solved, or clicks and is refused, is WRONG."""
+    from scripts.sweep_live import Condition, Verdict, run_condition
+
+    verdict = run_condition(browser, xvfb.display, Condition(8, zoom=0.9), scroll=False)
+    assert (verdict.kind, verdict.status, verdict.solved) == ("solved", 0, True), verdict
+    assert verdict.moves >= 16, verdict
+    assert Verdict(Condition(8), 0, False, 16, "solved").kind == "WRONG"
+    assert Verdict(Condition(8), 2, False, 3, "stopped").kind == "WRONG"
+    assert Verdict(Condition(8), 2, False, 0, "cut off").kind == "refused"
+
+
 @pytest.mark.parametrize("rows_hidden", [3, 0.4])
 def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
     browser, xvfb, rows_hidden, sent_clicks, capsys
