@@ -17,7 +17,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,7 +30,7 @@ from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.capture.wlroots import WlrootsDesktop
 from queens_autosolve.pages.browser import wait_for_board
 from queens_autosolve.pages.practice import PageState
-from queens_autosolve.pages.sway import Sway
+from queens_autosolve.pages.sway import NOBODY, Sway
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
@@ -494,3 +496,22 @@ def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
     outcome = json.loads(done.stdout)
     assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
     assert outcome["display"].startswith("/run/queens-sway-"), outcome
+
+
+def test_demo_by_a_user_who_is_not_root_starts_a_sway_of_their_own_and_reports_solved():
+    """A user (nobody here) with no sway session: the stage runs as that user, with no namespace
+    and no XWayland (it was refused as needing root); the page's verdict in --json."""
+    require_sway()
+    home = Path(tempfile.mkdtemp(prefix="queens-user-"))  # not under pytest's folder: root's, 0700
+    os.chown(home, NOBODY, NOBODY)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+    env.update(HOME=str(home), XDG_RUNTIME_DIR=str(home), PYTHONDONTWRITEBYTECODE="1")
+    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    demo = [sys.executable, "-m", "queens_autosolve", "demo", "--desktop", "sway", "--size", "6", "--json"]
+    done = subprocess.run([*as_nobody, *demo], env=env, capture_output=True, text=True, timeout=90, cwd=home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcome = json.loads(done.stdout)
+    assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
+    assert outcome["display"].startswith(f"{home}/queens-sway-"), outcome
+    assert not list(home.glob("queens-sway-*")), "the stage's runtime directory is left behind"
+    shutil.rmtree(home)

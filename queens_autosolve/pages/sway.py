@@ -1,12 +1,14 @@
-"""A stage for live solves on Wayland: sway, headless, in a namespace of its own (what
-`demo --desktop sway` starts when there is no Wayland session, and what the sway tests use).
+"""A stage for live solves on Wayland: sway, headless (what `demo --desktop sway` starts when
+there is no Wayland session, and what the sway tests use).
 
-sway 1.7 refuses to run as root, so it runs as nobody, with a private XDG_RUNTIME_DIR (0700,
-nobody's). It runs inside `unshare -m -n --fork` with a private /tmp and its own loopback:
-its XWayland takes the first free X display number and its lock files in /tmp, and there it
-never takes one an Xvfb of the suite (or another run) uses; the folders of the host's /tmp that
-hold this program (a CI clone under /tmp, its venv) are bound into it at the same paths. Root
-only (unshare and nsenter).
+Started by root, it runs in a namespace of its own: sway 1.7 refuses to run as root, so it runs
+as nobody, with a private XDG_RUNTIME_DIR (0700, nobody's), inside `unshare -m -n --fork` with a
+private /tmp and its own loopback: its XWayland takes the first free X display number and its
+lock files in /tmp, and there it never takes one an Xvfb of the suite (or another run) uses; the
+folders of the host's /tmp that hold this program (a CI clone under /tmp, its venv) are bound
+into it at the same paths. Started by anyone else (`demo --desktop sway` as a user), it runs as
+that user with a private runtime directory and without XWayland, which is the only part that
+would take anything shared: no namespace is needed (nor allowed: unshare and nsenter are root's).
 
 The runtime directory lies outside /tmp (under /run), so the job's own process reaches the
 Wayland and sway IPC sockets by path from outside the namespace (a Unix socket bound to a path
@@ -69,8 +71,14 @@ class Sway:
     ...     print(sway.wayland_display, sway.swaysock)
     """
 
-    def __init__(self, size: tuple[int, int] = SCREEN, timeout: float = 10.0, refresh: int = 240) -> None:
+    def __init__(
+        self, size: tuple[int, int] = SCREEN, timeout: float = 10.0, refresh: int = 240,
+        isolated: bool | None = None,
+    ) -> None:
         self.size = size
+        # in its own namespaces, as nobody, with XWayland (root only; the default for root), or
+        # as this user without XWayland
+        self.isolated = os.geteuid() == 0 if isolated is None else isolated
         self.refresh = refresh  # Hz: a grab waits for the output's next frame
         self.timeout = timeout
         self.runtime: Path | None = None
@@ -87,20 +95,22 @@ class Sway:
                 "XDG_SESSION_TYPE": "wayland"}
 
     def start(self) -> Sway:
-        check_can_start()
-        self.runtime = Path(tempfile.mkdtemp(prefix="queens-sway-", dir=runtime_parent()))
-        os.chown(self.runtime, NOBODY, NOBODY)
+        check_can_start(self.isolated)
+        self.runtime = Path(tempfile.mkdtemp(prefix="queens-sway-", dir=runtime_parent(self.isolated)))
         width, height = self.size
-        (self.runtime / "config").write_text(CONFIG.format(width=width, height=height, refresh=self.refresh))
+        config = CONFIG.format(width=width, height=height, refresh=self.refresh)
+        (self.runtime / "config").write_text(config if self.isolated else config + "xwayland disable\n")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.runtime),
                "XDG_RUNTIME_DIR": str(self.runtime), "WLR_BACKENDS": "headless",
                "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
-        inside = (f"{private_tmp(self.runtime / 'host-tmp')} && ip link set lo up && "
-                  f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups "
-                  f"sway -c {self.runtime}/config")
+        command = ["sway", "-c", f"{self.runtime}/config"]
+        if self.isolated:
+            os.chown(self.runtime, NOBODY, NOBODY)
+            inside = (f"{private_tmp(self.runtime / 'host-tmp')} && ip link set lo up && "
+                      f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups {shlex.join(command)}")
+            command = ["unshare", "-m", "-n", "--fork", "sh", "-c", inside]
         self.process = subprocess.Popen(
-            ["unshare", "-m", "-n", "--fork", "sh", "-c", inside], env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
         try:
             self._wait_ready()
@@ -132,8 +142,10 @@ class Sway:
         raise StageError(f"sway did not start within {self.timeout:g}s")
 
     def enter(self) -> tuple[str, ...]:
-        """The command prefix that runs a program inside the stage's namespaces."""
+        """The command prefix that runs a program inside the stage's namespaces (none unisolated)."""
         assert self.process is not None, "start() sway first"
+        if not self.isolated:
+            return ()
         return ("nsenter", f"--target={self.process.pid}", "--mount", "--net", "--")
 
     def x_display(self, timeout: float = 10.0) -> str:
@@ -141,6 +153,8 @@ class Sway:
         holds no other server), open to root's clients too: XWayland, started by sway as nobody,
         lets in only nobody's (xhost, run as nobody, adds root)."""
         assert self.process is not None, "start() sway first"
+        if not self.isolated:
+            raise StageError("this sway runs without XWayland (started by a user, not isolated)")
         if self._x_display:
             return self._x_display
         sockets = Path(f"/proc/{self.process.pid}/root/tmp/.X11-unix")
@@ -163,7 +177,7 @@ class Sway:
     def network(self) -> Iterator[None]:
         """While inside, sockets this thread makes belong to the stage's network namespace."""
         assert self.process is not None, "start() sway first"
-        with network_namespace_of(self.process.pid):
+        with network_namespace_of(self.process.pid) if self.isolated else nullcontext():
             yield
 
     def swaymsg(self, *command: str) -> None:
@@ -190,17 +204,20 @@ class Sway:
         self.stop()
 
 
-def check_can_start() -> None:
-    """MissingTool (with the command that installs it) or StageError (not root), before starting."""
+def check_can_start(isolated: bool = True) -> None:
+    """MissingTool (with the command that installs it), or StageError for an isolated stage
+    asked of anyone but root, before starting."""
     if shutil.which("sway") is None:
         raise MissingTool(f"sway is not installed; install it with: {APT_SWAY} (or run: make system-deps)")
-    if os.geteuid() != 0:
-        raise StageError("starting a headless sway of its own needs root (it isolates sway in a mount and "
-                         "network namespace); run this inside your sway session instead, or as root")
+    if isolated and os.geteuid() != 0:
+        raise StageError("a headless sway in a mount and network namespace of its own needs root")
 
 
-def runtime_parent() -> str:
-    """Where the runtime directory goes: anywhere but /tmp, which the namespace replaces."""
+def runtime_parent(isolated: bool = True) -> str:
+    """Where the runtime directory goes: isolated, anywhere but /tmp, which the namespace
+    replaces; else in the user's own runtime directory where there is one."""
+    if not isolated:
+        return os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
     return "/run" if os.access("/run", os.W_OK) else "/var/tmp"
 
 
@@ -231,7 +248,7 @@ def run_sway_demo(
 ) -> DemoOutcome:
     """`demo --desktop sway`: the practice page in a native Wayland Chromium on sway, solved by the
     pipeline through the wlroots desktop. In a sway session (SWAYSOCK and WAYLAND_DISPLAY set) it
-    plays there; otherwise it starts a headless `Sway` of its own (root only)."""
+    plays there; otherwise it starts a headless `Sway` of its own (as a user: without XWayland)."""
     from queens_autosolve.autosolve.demo_run import terminate_cleanly
 
     terminate_cleanly()
