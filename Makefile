@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 # Xvfb and Chromium come from the system packages (installed when we are root, else the
 # exact command is printed). The live tests and the demo need them.
 system-deps:
-	@sh scripts/system-deps.sh
+	@PYTHON=$(BIN)/python sh scripts/system-deps.sh
 
 # The suite runs on pytest-xdist workers, one more than the cores, at most 4 (each worker starts
 # its own Xvfb and browsers), a test module at a time (its displays and browsers start once; see

@@ -7,10 +7,14 @@
 # xwayland (the headless Wayland desktop of `demo --desktop sway` and tests/test_e2e_sway.py; xhost
 # from x11-xserver-utils); for the GNOME desktop a headless mutter with its D-Bus bus (dbus),
 # PipeWire and WirePlumber, and GStreamer's pipewiresrc and videoconvert (the frames of its screen
-# cast: capture/gnome.py). Installs them with apt-get when running as root; otherwise
-# prints the command to run (in CI a missing package is an error).
+# cast: capture/gnome.py); Tk for the Python the tests run on (tests/viewer.py, a window that is
+# not a browser: $PYTHON, the venv's, which make passes; Debian's own Python has it from
+# python3-tk). Installs them with apt-get when running as root; otherwise prints the command to
+# run (in CI a missing package is an error).
 set -e
 missing=""
+[ -x "${PYTHON:-}" ] || PYTHON=python3
+"$PYTHON" -c 'import tkinter' >/dev/null 2>&1 || missing="$missing python3-tk"
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
     || command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"

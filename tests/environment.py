@@ -4,6 +4,7 @@ A missing tool skips a live test, except in CI, where it is a failure."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -44,6 +45,20 @@ def require_tool(ok: bool, what: str) -> None:
     if IN_CI:
         pytest.fail(f"{what} is required in CI (CI=true); install it: make system-deps")
     pytest.skip(f"{what} is not installed (make system-deps installs it)")
+
+
+def require_root(why: str) -> None:
+    """Skip a live test that only root can run (`why`), except in CI, where it is a failure."""
+    if os.geteuid() == 0:
+        return
+    if IN_CI:
+        pytest.fail(f"root is required in CI (CI=true): {why}")
+    pytest.skip(f"needs root: {why}")
+
+
+def have_tkinter() -> bool:
+    """Whether this Python has Tk (tests/viewer.py): Debian's own Python needs python3-tk."""
+    return importlib.util.find_spec("tkinter") is not None
 
 
 def have_xvfb() -> bool:

@@ -21,6 +21,7 @@ from queens_autosolve.capture import Desktop, NotABrowserError, Rect
 from queens_autosolve.pages.browser import Chromium
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
+from tests.environment import have_tkinter, require_tool
 from tests.live import practice_page, rect_now, wait_for_window, wait_painted, wait_until, xdotool, xmessage
 
 pytestmark = pytest.mark.e2e
@@ -150,6 +151,8 @@ def test_a_board_scrolled_under_the_toolbar_is_named_and_scroll_brings_it_back(
 
 def test_a_board_in_a_window_that_is_not_a_browser_is_never_clicked(xvfb, tmp_path, sent_clicks):
     from tests.render import render_board
+
+    require_tool(have_tkinter(), "tkinter (package python3-tk), for the image viewer tests/viewer.py")
 
     puzzle = puzzle_of(7, 3)
     image = render_board(["".join(chr(65 + v) for v in row) for row in puzzle.regions])

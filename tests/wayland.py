@@ -23,7 +23,7 @@ from queens_autosolve.pages.practice import PracticeServer
 from queens_autosolve.pages.sway import Sway
 from queens_autosolve.solver.puzzle import Puzzle
 from tests.desktops import Firefox, find_firefox
-from tests.environment import require_tool
+from tests.environment import require_root, require_tool
 from tests.live import wait_until
 
 
@@ -31,7 +31,7 @@ def require_sway() -> None:
     """Skip without sway (or root, which the namespace needs), except in CI: there a failure."""
     require_tool(shutil.which("sway") is not None and shutil.which("Xwayland") is not None,
                  "sway and Xwayland (packages sway, xwayland)")
-    require_tool(os.geteuid() == 0, "root (the sway stage isolates sway in namespaces)")
+    require_root("the sway stage isolates sway in namespaces")
 
 
 def native_chromium(sway: Sway) -> Chromium:
