@@ -147,6 +147,28 @@ def test_a_whole_board_saved_as_a_coarse_jpeg_is_refused_as_that(quality, tmp_pa
     assert "cut off" not in said
 
 
+@pytest.mark.parametrize("depth", ["I;16", "F"])
+def test_a_greyscale_picture_of_16_bits_or_floats_reads_as_its_8_bit_copy(depth, tmp_path):
+    """Pillow's RGB conversion clips such levels at 255: a 16-bit greyscale screenshot turned all
+    white and said "no grid of square cells"."""
+    from PIL import Image
+
+    from queens_autosolve.vision import read_image
+    from tests.environment import shared_path
+
+    grey = Image.open(shared_path("screens", "an21p__data_0_input.png")).convert("L")
+    levels = np.asarray(grey)
+    wide = Image.fromarray(levels.astype(np.uint16) * 257 if depth == "I;16"
+                           else levels.astype(np.float32) / 255)
+    eight, deep = tmp_path / "eight.png", tmp_path / ("deep.png" if depth == "I;16" else "deep.tiff")
+    grey.save(eight)
+    wide.save(deep)
+    assert Image.open(deep).mode == depth
+    reading, expected = read_image(deep), read_image(eight)
+    assert reading.n == expected.n and reading.regions == expected.regions
+    assert reading.states == expected.states and reading.confidence == expected.confidence
+
+
 @pytest.mark.parametrize("factor", [8, 15])
 def test_a_board_enlarged_by_repeating_pixels_reads_as_drawn(factor):
     """8x once said "cut off ... bottom (642 px)", 15x "two boards found"."""

@@ -36,7 +36,7 @@ def load_image(path: str | Path) -> Frame:
                 quality = jpeg_quality(getattr(image, "quantization", None))
                 size = image.size
                 check_not_too_large(path, size)
-                rgb = np.asarray(_reduced(image, -(-max(size) // MAX_SIDE)).convert("RGB"))
+                rgb = np.asarray(_reduced(_eight_bit(image), -(-max(size) // MAX_SIDE)).convert("RGB"))
     except FileNotFoundError:
         raise ImageReadError(f"{path}: no such file; give a screenshot (PNG or JPEG)") from None
     except Image.DecompressionBombError as exc:  # not an OSError: Pillow's guard against huge images
@@ -54,6 +54,22 @@ def load_image(path: str | Path) -> Frame:
 # and 0.9 s (`detect`, whole process). No
 # screen shows that much (an 8K screen: 33 Mpx; three 4K screens side by side: 25 Mpx).
 MAX_PIXELS = 50_000_000
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """A 16-bit or 32-bit grey picture as 8-bit grey: Pillow's RGB conversion clips its levels
+    at 255, and a 16-bit greyscale screenshot turned all white ("no grid of square cells")."""
+    if image.mode not in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):
+        return image
+    from PIL import Image
+
+    levels = np.asarray(image, dtype=np.float64)
+    top = float(levels.max(initial=0.0))
+    if image.mode == "F" and top <= 1.0:
+        scale = 255.0  # levels as fractions
+    else:
+        scale = 1.0 if top <= 255 else 255 / 65535 if top <= 65535 else 255 / top
+    return Image.fromarray(np.clip(np.rint(levels * scale), 0, 255).astype(np.uint8))
 
 
 def check_not_too_large(path: Path, size: tuple[int, int]) -> None:
