@@ -30,13 +30,13 @@ from queens_autosolve.capture.models import FrameSource
 from queens_autosolve.capture.wlroots import WlrootsDesktop
 from queens_autosolve.pages.browser import wait_for_board
 from queens_autosolve.pages.practice import PageState
-from queens_autosolve.pages.sway import NOBODY, Sway
+from queens_autosolve.pages.sway import NOBODY, Sway, runtime_parent
 from queens_autosolve.solver.generator import generate_puzzle
 from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from tests.checks import present
 from tests.desktops import FIREFOX_NAMES
-from tests.environment import require_tool
+from tests.environment import require_root, require_tool
 from tests.live import marked_cells, wait_until
 from tests.wayland import (
     WaylandFirefox,
@@ -495,13 +495,14 @@ def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
     assert done.returncode == 0, done.stdout + done.stderr
     outcome = json.loads(done.stdout)
     assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
-    assert outcome["display"].startswith("/run/queens-sway-"), outcome
+    assert outcome["display"].startswith(f"{runtime_parent(os.geteuid() == 0)}/queens-sway-"), outcome
 
 
 def test_demo_by_a_user_who_is_not_root_starts_a_sway_of_their_own_and_reports_solved():
     """A user (nobody here) with no sway session: the stage runs as that user, with no namespace
     and no XWayland (it was refused as needing root); the page's verdict in --json."""
     require_sway()
+    require_root("the test runs the demo as nobody")
     home = Path(tempfile.mkdtemp(prefix="queens-user-"))  # not under pytest's folder: root's, 0700
     os.chown(home, NOBODY, NOBODY)
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}

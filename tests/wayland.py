@@ -28,10 +28,16 @@ from tests.live import wait_until
 
 
 def require_sway() -> None:
-    """Skip without sway (or root, which the namespace needs), except in CI: there a failure."""
+    """Skip without sway, except in CI: there a failure. Root gets a stage in namespaces of its
+    own with XWayland; anyone else one without XWayland (see `require_xwayland`)."""
     require_tool(shutil.which("sway") is not None and shutil.which("Xwayland") is not None,
                  "sway and Xwayland (packages sway, xwayland)")
-    require_root("the sway stage isolates sway in namespaces")
+
+
+def require_xwayland(sway: Sway) -> None:
+    """Skip a test that needs the stage's XWayland where it has none (started by a user, not root)."""
+    if not sway.isolated:
+        require_root("the sway stage runs XWayland only in namespaces of its own")
 
 
 def native_chromium(sway: Sway) -> Chromium:
@@ -41,6 +47,7 @@ def native_chromium(sway: Sway) -> Chromium:
 
 def xwayland_chromium(sway: Sway) -> Chromium:
     """A Chromium drawing through X11 on sway's XWayland (an X11 window in a Wayland session)."""
+    require_xwayland(sway)
     env = {**sway.env, "DISPLAY": sway.x_display()}
     env.pop("WAYLAND_DISPLAY")
     return Chromium("", extra_args=("--ozone-platform=x11",), launcher=sway.enter(), environment=env)
@@ -120,6 +127,7 @@ def session_env(sway: Sway) -> dict[str, str]:
 def xmessage(sway: Sway, text: str, at: tuple[int, int]) -> Iterator[subprocess.Popen[bytes]]:
     """A real non-browser window (xmessage, on sway's XWayland) titled `text`, floated at `at`."""
     require_tool(shutil.which("xmessage") is not None, "xmessage (x11-utils)")
+    require_xwayland(sway)
     env = {**os.environ, "DISPLAY": sway.x_display()}
     process = subprocess.Popen([*sway.enter(), "xmessage", "-title", text, "-geometry", "400x300", text],
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
