@@ -1,6 +1,6 @@
 """Live: the window or the page changes while the tool clicks (issue 28). Xvfb + openbox +
 Chromium, a slow run (`--delay 0.3`), and in the middle of it the window is moved, resized,
-minimised or covered, or the page reloads with a new puzzle.
+minimised or covered, the page reloads with a new puzzle, or it is scrolled under a still pointer.
 
 Each test asserts, from the page's own record, that no click landed after the change: the page
 counted exactly the clicks the tool says it made, and its marks are all on cells the tool meant
@@ -115,6 +115,32 @@ def test_a_page_reloaded_with_a_new_puzzle_during_the_clicks_gets_none(openbox_c
     assert "Traceback" not in done.stderr
     # nothing landed on the new board: the new page has counted no move and shows no mark
     assert done.state.moves == 0 and not marked_cells(done.state), done.state
+
+
+@pytest.mark.parametrize("pixels", [40, 3])
+def test_a_page_scrolled_during_the_clicks_stops_them_unless_every_click_still_lands(
+    openbox_chromium, openbox_xvfb, pixels
+):
+    """The user scrolls with the pointer still (an arrow key: 40 px; a wheel notch is 120): the
+    window stays put and the board moves within it. From 12 px on the run stops at the next
+    check (the page changed under the board); a shift of a few pixels leaves every click inside
+    its cell, and the run ends solved."""
+    display = openbox_xvfb.display
+
+    @contextmanager
+    def change(_server: PracticeServer, _window: WindowRecord, _board: Rect) -> Iterator[None]:
+        openbox_chromium.evaluate(f"window.scrollBy(0, {pixels})")
+        wait_until(lambda: openbox_chromium.evaluate("window.scrollY") == pixels, what="the page scrolled")
+        yield
+        openbox_chromium.evaluate("window.scrollTo(0, 0)")
+
+    done = run_changed_under(openbox_chromium, display, puzzle_of(9, 9), change)
+    assert marked_cells(done.state) <= done.meant, done.state
+    if pixels >= 12:
+        assert_stopped_at_once(done, "the page changed under the board")
+        assert "a scroll" in done.stderr
+    else:
+        assert done.returncode == 0 and done.state.solved, done.stderr
 
 
 def test_an_unchanged_slow_run_is_not_stopped(openbox_chromium, openbox_xvfb):
