@@ -511,6 +511,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         if status == HTTPStatus.NOT_IMPLEMENTED:
             message = f"{str(self.command)[:20]} is not used here: use {ALLOWED_METHODS}"
+        elif status == HTTPStatus.REQUEST_URI_TOO_LONG:  # the phrase itself differs by Python version
+            message = "the request line is too long (over 65,536 bytes)"
         self._send(error_response(message or status.phrase, status),
                    body=self.command != "HEAD" and code >= 200 and code not in (204, 304))
 
