@@ -47,13 +47,18 @@ def require_tool(ok: bool, what: str) -> None:
     pytest.skip(f"{what} is not installed (make system-deps installs it)")
 
 
-def require_root(why: str) -> None:
-    """Skip a live test that only root can run (`why`), except in CI, where it is a failure."""
-    if os.geteuid() == 0:
+def require(ok: bool, why: str) -> None:
+    """Skip a live test that cannot run on this machine (`why`), except in CI, where it is a failure."""
+    if ok:
         return
     if IN_CI:
-        pytest.fail(f"root is required in CI (CI=true): {why}")
-    pytest.skip(f"needs root: {why}")
+        pytest.fail(f"required in CI (CI=true): {why}")
+    pytest.skip(why)
+
+
+def require_root(why: str) -> None:
+    """Skip a live test that only root can run (`why`), except in CI, where it is a failure."""
+    require(os.geteuid() == 0, f"needs root: {why}")
 
 
 def have_tkinter() -> bool:

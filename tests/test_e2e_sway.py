@@ -36,7 +36,7 @@ from queens_autosolve.solver.puzzle import Puzzle
 from queens_autosolve.solver.search import search
 from tests.checks import present
 from tests.desktops import FIREFOX_NAMES
-from tests.environment import require_root, require_tool
+from tests.environment import require, require_root, require_tool
 from tests.live import marked_cells, wait_until
 from tests.wayland import (
     WaylandFirefox,
@@ -508,6 +508,9 @@ def test_demo_by_a_user_who_is_not_root_starts_a_sway_of_their_own_and_reports_s
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
     env.update(HOME=str(home), XDG_RUNTIME_DIR=str(home), PYTHONDONTWRITEBYTECODE="1")
     as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    runs = subprocess.run([*as_nobody, sys.executable, "-c", "import queens_autosolve"], env=env, cwd=home,
+                          capture_output=True, timeout=30).returncode == 0
+    require(runs, f"the user nobody cannot run this Python ({sys.executable}): under a root-only folder?")
     demo = [sys.executable, "-m", "queens_autosolve", "demo", "--desktop", "sway", "--size", "6", "--json"]
     done = subprocess.run([*as_nobody, *demo], env=env, capture_output=True, text=True, timeout=90, cwd=home)
     assert done.returncode == 0, done.stdout + done.stderr
