@@ -11,6 +11,7 @@ from queens_autosolve.autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, 
 from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible
 from queens_autosolve.autosolve.pipeline import park_point
 from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
+from queens_autosolve.capture.models import MONITOR_ROLE
 from queens_autosolve.solver.position import CellState, Position
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, RegionsUnreadable
 from queens_autosolve.vision.recheck import Recheck
@@ -107,6 +108,18 @@ def test_a_board_cut_by_the_screen_edge_says_move_the_window_onto_the_screen():
 def test_no_board_at_all_keeps_the_start_and_tutorial_hint():
     text = str(not_visible(frame(), BoardNotFound("no board found: no grid of square cells in the image")))
     assert "press Start" in text
+
+
+def test_no_board_on_the_one_gnome_monitor_says_to_bring_the_browser_to_it():
+    """GNOME lists no windows: the record is the monitor cast. With the browser moved to a second
+    monitor (headless mutter, two virtual monitors) it said only "press Start or close the
+    tutorial", and called the monitor "the window 'the GNOME monitor Meta-0'"."""
+    monitor = WindowRecord(0, "the GNOME monitor Meta-0", Rect(0, 0, 400, 300), role=MONITOR_ROLE)
+    shot = Frame(np.zeros((300, 400, 4), np.uint8), Rect(0, 0, 400, 300), FrameSource.WINDOW, window=monitor)
+    text = str(not_visible(shot, BoardNotFound("no board found: no grid of square cells in the image")))
+    assert text.startswith("the GNOME monitor Meta-0 shows no Queens board")
+    assert "the tool reads only this monitor: if the browser is on another, move it here" in text
+    assert "the tool reads only" not in str(not_visible(frame(), BoardNotFound("no board found")))
 
 
 def test_unreadable_regions_suggest_zoom_100_not_the_start_button():

@@ -10,6 +10,7 @@ import numpy as np
 
 from queens_autosolve.actuator.errors import ClickAborted, UnsafeToClick
 from queens_autosolve.capture import BoardNotVisibleError, DesktopSession, Frame, Rect, WindowRecord
+from queens_autosolve.capture.models import MONITOR_ROLE
 from queens_autosolve.vision import (
     BoardCutOff,
     BoardNotFound,
@@ -112,8 +113,18 @@ def not_visible(
     return BoardNotVisibleError(reason, advice, edges, seen=seen)
 
 
+def shown_in(frame: Frame) -> str:
+    """What the frame shows, for a message: "the window 'TITLE'", "the GNOME monitor NAME" (the
+    record there stands for a monitor, titled so) or "the screen"."""
+    if frame.window is None:
+        return "the screen"
+    if frame.window.role == MONITOR_ROLE:
+        return frame.window.title
+    return f"the window {frame.window.title!r}"
+
+
 def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
-    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    where = shown_in(frame)
     onto_screen = "move the window fully onto one screen"
     if isinstance(exc, BoardCutOff) and exc.edges:
         screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
@@ -129,6 +140,9 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     if isinstance(exc, RegionsUnreadable):
         return (f"{where} shows a board whose regions cannot be read ({exc})",
                 "set the page zoom to 100% (Ctrl+0) and run again")
+    if frame.window is not None and frame.window.role == MONITOR_ROLE:  # GNOME: no window list
+        return (f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; the tool reads only this "
+                "monitor: if the browser is on another, move it here (Super+Shift+arrow)"), ""
     return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}", ""
 
 
@@ -206,7 +220,7 @@ def _scrolled_past(
     opposite edges at once (the window shows less than the board), or the last notch moved the
     cut to the other edge (the window could show it whole, but only between two notches: a
     notch moves the page about 100 px, Chromium's 120)."""
-    where = f"the window {frame.window.title!r}" if frame.window else "the screen"
+    where = shown_in(frame)
     cut = exc.cut_edges
     larger = _larger_than_the_window(cut)
     if larger:

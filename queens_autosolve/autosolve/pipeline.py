@@ -41,6 +41,7 @@ from queens_autosolve.autosolve.onscreen import (
     grab,
     read,
     scroll_into_view,
+    shown_in,
 )
 from queens_autosolve.autosolve.records import (
     AlreadyWon,
@@ -341,7 +342,7 @@ def refuse_if_won(frame: Frame) -> None:
     """AlreadyWon when `frame`, where no whole board could be read for sure, shows the page's
     win screen over a board it has judged solved (vision.winscreen)."""
     if shows_a_won_board(frame.rgb):
-        raise AlreadyWon(f"the window {frame.window.title!r}" if frame.window else "the screen")
+        raise AlreadyWon(shown_in(frame))
 
 
 def first_reading(

@@ -39,7 +39,15 @@ import numpy as np
 
 from queens_autosolve.capture.errors import CaptureError, WindowOffScreenError
 from queens_autosolve.capture.geometry import Rect
-from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+from queens_autosolve.capture.models import (
+    MONITOR_ROLE,
+    Frame,
+    FrameSource,
+    Monitor,
+    Placement,
+    Pointer,
+    WindowRecord,
+)
 
 if TYPE_CHECKING:
     from queens_autosolve.capture.gnome_area import AreaStart
@@ -299,7 +307,8 @@ class GnomeDesktop:
             self.bus.close()
             raise
         self.stream = stream  # its first frame comes 0.3-0.5 s later (see prepare_input)
-        self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect)
+        self.monitor = WindowRecord(wid=0, title=MONITOR_TITLE.format(self.cast.name), rect=rect,
+                                    role=MONITOR_ROLE)
         self.placed: Pointer | None = None
         self._warm, self._warm_since = False, 0.0
         self.area: AreaStart | None = None  # the cast of the part of the monitor the checks grab

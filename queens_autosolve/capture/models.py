@@ -31,6 +31,9 @@ TERMINAL_CLASSES = (
     "st-256color", "lxterminal", "mate-terminal", "qterminal", "sakura", "guake", "tilda", "yakuake",
     "terminology", "cool-retro-term", "kgx", "ptyxis", "ghostty", "org.wezfurlong.wezterm",
 )
+# The role of a record that stands for a whole monitor, where the desktop lists no windows (GNOME:
+# the one monitor cast, which the board must be on).
+MONITOR_ROLE = "monitor"
 # How this tool's own windows (terminals running it, its message boxes) are titled.
 TOOL_NAMES = ("queens-autosolve", "queens_autosolve")
 @dataclass(frozen=True)
