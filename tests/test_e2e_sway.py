@@ -504,18 +504,21 @@ def test_demo_by_a_user_who_is_not_root_starts_a_sway_of_their_own_and_reports_s
     require_sway()
     require_root("the test runs the demo as nobody")
     home = Path(tempfile.mkdtemp(prefix="queens-user-"))  # not under pytest's folder: root's, 0700
-    os.chown(home, NOBODY, NOBODY)
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
-    env.update(HOME=str(home), XDG_RUNTIME_DIR=str(home), PYTHONDONTWRITEBYTECODE="1")
-    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-    runs = subprocess.run([*as_nobody, sys.executable, "-c", "import queens_autosolve"], env=env, cwd=home,
-                          capture_output=True, timeout=30).returncode == 0
-    require(runs, f"the user nobody cannot run this Python ({sys.executable}): under a root-only folder?")
-    demo = [sys.executable, "-m", "queens_autosolve", "demo", "--desktop", "sway", "--size", "6", "--json"]
-    done = subprocess.run([*as_nobody, *demo], env=env, capture_output=True, text=True, timeout=90, cwd=home)
-    assert done.returncode == 0, done.stdout + done.stderr
-    outcome = json.loads(done.stdout)
-    assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
-    assert outcome["display"].startswith(f"{home}/queens-sway-"), outcome
-    assert not list(home.glob("queens-sway-*")), "the stage's runtime directory is left behind"
-    shutil.rmtree(home)
+    try:
+        os.chown(home, NOBODY, NOBODY)
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+        env.update(HOME=str(home), XDG_RUNTIME_DIR=str(home), PYTHONDONTWRITEBYTECODE="1")
+        as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+        runs = subprocess.run([*as_nobody, sys.executable, "-c", "import queens_autosolve"], env=env,
+                              cwd=home, capture_output=True, timeout=30).returncode == 0
+        require(runs, f"the user nobody cannot run this Python ({sys.executable}): under a root-only folder?")
+        demo = [*as_nobody, sys.executable, "-m", "queens_autosolve", "demo", "--desktop", "sway",
+                "--size", "6", "--json"]
+        done = subprocess.run(demo, env=env, capture_output=True, text=True, timeout=90, cwd=home)
+        assert done.returncode == 0, done.stdout + done.stderr
+        outcome = json.loads(done.stdout)
+        assert outcome["solved"] is True and "sway" in outcome["setup"], outcome
+        assert outcome["display"].startswith(f"{home}/queens-sway-"), outcome
+        assert not list(home.glob("queens-sway-*")), "the stage's runtime directory is left behind"
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
