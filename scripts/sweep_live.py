@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import subprocess
@@ -61,7 +60,7 @@ def run_condition(browser: Chromium, display: str, condition: Condition, scroll:
     with practice_page(browser, puzzle, whole_board=False, zoom=condition.zoom, win_screen="none") as server:
         args = [sys.executable, "-m", "queens_autosolve", "run", "--display", display, "--json"]
         done = subprocess.run([*args, *(["--scroll"] if scroll else [])], capture_output=True, text=True,
-                              timeout=120, env=os.environ)
+                              timeout=120)
         state = server.state()
     try:
         message = str(json.loads(done.stdout).get("message", ""))

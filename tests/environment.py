@@ -40,11 +40,7 @@ def shared_screen_names() -> list[str]:
 
 def require_tool(ok: bool, what: str) -> None:
     """Skip a live test when `what` is missing, except in CI, where a missing tool is a failure."""
-    if ok:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is required in CI (CI=true); install it: make system-deps")
-    pytest.skip(f"{what} is not installed (make system-deps installs it)")
+    require(ok, f"{what} is not installed (make system-deps installs it)")
 
 
 def require(ok: bool, why: str) -> None:

@@ -49,6 +49,7 @@ from tests.wayland import (
     settle,
     start_cli,
     wait_for_title,
+    without_a_session,
     xmessage,
     xwayland_chromium,
 )
@@ -488,7 +489,7 @@ def test_demo_on_sway_reports_solved(sway):
 
 def test_demo_with_no_sway_session_starts_its_own_and_reports_solved():
     require_sway()
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+    env = without_a_session()
     done = subprocess.run([sys.executable, "-m", "queens_autosolve",
                            "demo", "--desktop", "sway", "--size", "6",
                            "--json"], env=env, capture_output=True, text=True, timeout=90)
@@ -506,7 +507,7 @@ def test_demo_by_a_user_who_is_not_root_starts_a_sway_of_their_own_and_reports_s
     home = Path(tempfile.mkdtemp(prefix="queens-user-"))  # not under pytest's folder: root's, 0700
     try:
         os.chown(home, NOBODY, NOBODY)
-        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+        env = without_a_session()
         env.update(HOME=str(home), XDG_RUNTIME_DIR=str(home), PYTHONDONTWRITEBYTECODE="1")
         as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
         runs = subprocess.run([*as_nobody, sys.executable, "-c", "import queens_autosolve"], env=env,

@@ -119,8 +119,12 @@ def start_cli(sway: Sway, *args: str) -> subprocess.Popen[str]:
 
 
 def session_env(sway: Sway) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
-    return {**env, **sway.env}
+    return {**without_a_session(), **sway.env}
+
+
+def without_a_session() -> dict[str, str]:
+    """Our environment with no X11 display and no Wayland or sway session named."""
+    return {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
 
 
 @contextmanager

@@ -140,10 +140,11 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     if isinstance(exc, RegionsUnreadable):
         return (f"{where} shows a board whose regions cannot be read ({exc})",
                 "set the page zoom to 100% (Ctrl+0) and run again")
+    hint = NO_BOARD_HINT
     if frame.window is not None and frame.window.role == MONITOR_ROLE:  # GNOME: no window list
-        return (f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}; the tool reads only this "
-                "monitor: if the browser is on another, move it here (Super+Shift+arrow)"), ""
-    return f"{where} shows no Queens board ({exc}); {NO_BOARD_HINT}", ""
+        hint += "; the tool reads only this monitor: if the browser is on another, move it here " \
+                "(Super+Shift+arrow)"
+    return f"{where} shows no Queens board ({exc}); {hint}", ""
 
 
 def cut_advice(exc: BoardCutOff) -> str:
