@@ -33,3 +33,12 @@ def test_portal_events_go_to_the_portal_with_the_session_options_and_the_stream_
     assert release[4:] == ("oa{sv}iu", (PORTAL.remote, {}, 0x110, 0))
     wheel = PORTAL.input_call("NotifyPointerAxisDiscrete", 1, -2)
     assert wheel[4:] == ("oa{sv}ui", (PORTAL.remote, {}, 1, -2))
+
+
+def test_a_portal_stream_without_a_position_starts_at_the_origin():
+    """KDE's portal (Plasma 5.27) sends a monitor stream's size only; that was a KeyError."""
+    from queens_autosolve.capture.gnome_portal import stream_rect
+
+    assert stream_rect({"size": ("(ii)", (1280, 900)), "source_type": ("u", 1)}) == Rect(0, 0, 1280, 900)
+    second = {"position": ("(ii)", (1920, 0)), "size": ("(ii)", (1280, 1024))}
+    assert stream_rect(second) == Rect(1920, 0, 1280, 1024)

@@ -61,10 +61,22 @@ def start_portal_cast(bus: MutterBus) -> CastSession:
         raise CaptureError("the screen sharing dialog gave no monitor; run again and choose the monitor "
                            "with the game")
     node, properties = streams[0]
-    (left, top), (width, height) = properties["position"][1], properties["size"][1]
     (fd,) = bus.call(PORTAL, PORTAL_PATH, cast_iface, "OpenPipeWireRemote", "oa{sv}", (session, {}))
-    return CastSession(session, "", int(node), Rect(left, top, width, height), "portal monitor",
+    return CastSession(session, "", int(node), stream_rect(properties), "portal monitor",
                        portal=True, pipewire_fd=fd.to_raw_fd())  # type: ignore[attr-defined]
+
+
+def stream_rect(properties: dict[str, tuple[str, Any]]) -> Rect:
+    """Where a portal stream's monitor lies, from the stream's properties. "position" is optional
+    in the portal's specification and KDE's portal leaves it out (measured with Plasma 5.27): the
+    monitor is taken to start at (0, 0) then, which is safe, as the input events are relative to
+    the stream, not to the desktop.
+
+    >>> stream_rect({"size": ("(ii)", (1280, 900)), "source_type": ("u", 1)})
+    Rect(left=0, top=0, width=1280, height=900)
+    """
+    (left, top), (width, height) = properties.get("position", ("(ii)", (0, 0)))[1], properties["size"][1]
+    return Rect(left, top, width, height)
 
 
 def _request(bus: MutterBus, interface: str, method: str, signature: str, body: object,
