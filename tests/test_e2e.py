@@ -156,8 +156,9 @@ def test_demo_without_chromium_says_how_to_install_it_and_exits_2():
     assert "apt-get install -y chromium" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
+def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["TMPDIR"] = str(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "queens_autosolve", "demo", "--size", "6", "--json"],
         env=env, capture_output=True, text=True, timeout=120,
@@ -171,6 +172,8 @@ def test_demo_command_starts_its_own_xvfb_and_reports_the_page_solved():
     # after the demo ended (Xvfb takes the lowest free number; a CI run saw one take it at once)
     started = x_server_started(data["display"])
     assert started is None or started > ended - 1.5, (data["display"], started, ended)
+    # nor is anything else it made: the browser's profile and temporary files
+    assert list(tmp_path.iterdir()) == []
 
 
 def x_server_started(display: str) -> float | None:

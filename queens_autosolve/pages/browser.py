@@ -367,7 +367,23 @@ class Chromium(Browser):
             self.devtools.close()
             self.devtools = None
         self.session = self.target = ""
+        singleton = self._singleton_folder()
         super().stop()
+        if singleton is not None:
+            shutil.rmtree(singleton, ignore_errors=True)
+
+    def _singleton_folder(self) -> Path | None:
+        """The folder Chromium made in the temporary directory for the socket that keeps a second
+        browser off its profile (the profile's SingletonSocket links to it). A stopped Chromium
+        leaves it behind, one a start; moving TMPDIR into the profile instead made the socket's
+        path too long for a deep TMPDIR (over 108 bytes: Chromium exits)."""
+        if self.profile is None:
+            return None
+        try:
+            target = Path(os.readlink(self.profile / "SingletonSocket")).parent
+        except OSError:
+            return None
+        return target if target.name.startswith("org.chromium.Chromium.") else None
 
 
 def stop_process(process: subprocess.Popen[bytes] | None) -> None:
