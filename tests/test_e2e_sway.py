@@ -137,6 +137,30 @@ def test_native_chromium_is_solved_with_the_desktop_found_by_itself(sway, chromi
     assert done.stdout.strip().splitlines()[-2].startswith("solved"), done.stdout
 
 
+def test_without_sways_ipc_the_output_stands_for_the_window(sway, chromium):
+    """A wlroots compositor that is not sway (river, Hyprland, labwc, wayfire) offers the same
+    screen copy and virtual pointer but no window list: sway with SWAYSOCK left out stands in
+    for one. The board is found in the output's pixels and solved; covered by another window it
+    is refused before any click, the message naming the output."""
+    puzzle = puzzle_of(9, 1)
+    with page_in(sway, chromium, puzzle, win_screen="none") as server:
+        done = run_cli(sway, ipc=False)
+        state = server.wait_for(solved=True, timeout=5)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+    assert state.moves == 2 * 9
+    with page_in(sway, chromium, puzzle_of(9, 3)) as server:
+        board = board_of(sway)
+        with xmessage(sway, "Notes", at=(board.left + board.width // 3, board.top + board.height // 3)):
+            settle()
+            covered = run_cli(sway, ipc=False)
+            moves = server.state().moves
+    assert covered.returncode == 2 and moves == 0, covered.stdout + covered.stderr
+    assert covered.stderr.startswith("queens-autosolve: error: the output HEADLESS-1 shows no Queens board")
+    assert "move any window off the board" in covered.stderr and "nothing was clicked" in covered.stderr
+    assert_one_line(covered.stderr)
+
+
 def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
     puzzle = puzzle_of(7, 13)
     with page_in(sway, chromium, puzzle, win_screen="none") as server:
@@ -359,19 +383,21 @@ def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromiu
         assert_solved(state, puzzle)
 
 
-@pytest.mark.parametrize(("scale", "size", "scroll"), [("1.5", ("1260", "700"), False),
-                                                   ("2", ("940", "530"), True)])
-def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll):
+@pytest.mark.parametrize(("scale", "size", "scroll", "ipc"), [("1.5", ("1260", "700"), False, True),
+                                                          ("2", ("940", "530"), True, True),
+                                                          ("1.5", ("1260", "700"), False, False)])
+def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll, ipc):
     """A HiDPI output (1.5, a laptop's usual fractional scale; 2): the compositor copies in the
     output's pixels and rounds a box's edges to them, the pointer moves in points. At 2 the
-    window (the output is 960 x 540 points) cuts the board off: refused, then --scroll."""
+    window (the output is 960 x 540 points) cuts the board off: refused, then --scroll. Without
+    sway's IPC the output's scale comes from xdg-output's logical size (wl_output says 2)."""
     puzzle = puzzle_of(7, 8)
     sway.swaymsg("output", "HEADLESS-1", "scale", scale)
     try:
         sway.swaymsg("[app_id=chromium]", "resize", "set", *size)
         sway.swaymsg("[app_id=chromium]", "move", "position", "10", "5")
         with page_in(sway, chromium, puzzle, whole_board=not scroll, win_screen="none") as server:
-            first = run_cli(sway)
+            first = run_cli(sway, ipc=ipc)
             moves = server.state().moves
             done = run_cli(sway, "--scroll") if scroll else first
             state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else None
@@ -400,20 +426,26 @@ def test_two_outputs_of_different_scales_each_board_is_solved_where_it_shows():
             wait_for_title(stage, "Chromium")
             stage.swaymsg("[app_id=chromium]", "resize", "set", "1200", "700")
             outcomes = {}
-            for left in (2000, 300, 1300):  # on the second; on the first; the board across both
+            # on the second; on the first; the board across both; then without sway's IPC (only
+            # the first output is read): on the first, on the second
+            for left, ipc in ((2000, True), (300, True), (1300, True), (300, False), (2000, False)):
                 stage.swaymsg("[app_id=chromium]", "move", "absolute", "position", str(left), "20")
                 with page_in(stage, browser, puzzle, whole_board=left != 1300, win_screen="none") as server:
-                    done = run_cli(stage)
+                    done = run_cli(stage, ipc=ipc)
                     solved = done.returncode == 0
                     state = server.wait_for(solved=True, timeout=5) if solved else server.state()
-                outcomes[left] = (done, state)
+                outcomes[left, ipc] = (done, state)
         finally:
             browser.stop()
-    for left in (2000, 300):
-        done, state = outcomes[left]
-        assert done.returncode == 0, (left, done.stdout + done.stderr)
+    for left, ipc in ((2000, True), (300, True), (300, False)):
+        done, state = outcomes[left, ipc]
+        assert done.returncode == 0, (left, ipc, done.stdout + done.stderr)
         assert_solved(state, puzzle)
-    across, state = outcomes[1300]
+    elsewhere, state = outcomes[2000, False]
+    assert elsewhere.returncode == 2 and state.moves == 0, elsewhere.stdout + elsewhere.stderr
+    assert "the output HEADLESS-1 shows no Queens board" in elsewhere.stderr, elsewhere.stderr
+    assert "if the browser is on another, move it here" in elsewhere.stderr, elsewhere.stderr
+    across, state = outcomes[1300, True]
     assert across.returncode == 2 and state.moves == 0, across.stdout + across.stderr
     assert "right edge of the screen" in across.stderr, across.stderr
     assert "nothing was clicked" in across.stderr, across.stderr

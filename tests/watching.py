@@ -94,7 +94,8 @@ def start_button(display: str, title: str = "Queens", *, desktop: str = "x11",
     import cv2
 
     with open_desktop(display or None, desktop, session) as opened:
-        frame = opened.grab_window(opened.find_window(None if desktop == "gnome" else title))
+        lists_windows = desktop == "x11" or (desktop == "wlroots" and bool((session or {}).get("SWAYSOCK")))
+        frame = opened.grab_window(opened.find_window(title if lists_windows else None))
     rgb = np.asarray(frame.rgb).astype(np.int16)
     mask = (np.abs(rgb - np.array(START_BLUE, np.int16)).max(axis=2) <= 2).astype(np.uint8)
     count, _, stats, centres = cv2.connectedComponentsWithStats(mask)

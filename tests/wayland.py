@@ -107,9 +107,15 @@ def page_in(sway: Sway, browser: Chromium, puzzle: Puzzle, whole_board: bool = T
             browser.open("about:blank")
 
 
-def run_cli(sway: Sway, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """`queens-autosolve run` in the sway session, as from a terminal in it (no X11 display)."""
-    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", *args], env=session_env(sway),
+def run_cli(sway: Sway, *args: str, timeout: float = 60,
+            ipc: bool = True) -> subprocess.CompletedProcess[str]:
+    """`queens-autosolve run` in the sway session, as from a terminal in it (no X11 display).
+    `ipc` False: SWAYSOCK left out, as in a wlroots compositor that is not sway (the same
+    protocols, no window list)."""
+    env = session_env(sway)
+    if not ipc:
+        del env["SWAYSOCK"]
+    return subprocess.run([sys.executable, "-m", "queens_autosolve", "run", *args], env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from queens_autosolve.actuator.errors import BoardChanged, CellChanged, UnsafeToClick
 from queens_autosolve.actuator.safety import check_not_covered, check_window_unchanged
 from queens_autosolve.capture.geometry import Rect
-from queens_autosolve.capture.models import Frame, Placement, WindowRecord
+from queens_autosolve.capture.models import MONITOR_ROLE, Frame, Placement, WindowRecord
 from queens_autosolve.solver.puzzle import Cell, cell_name
 from queens_autosolve.vision.reading import BoardReading
 from queens_autosolve.vision.recheck import lattice_at
@@ -142,8 +142,10 @@ class BoardGuard:
             return change
         names = ", ".join(cell_name(cell) for cell in cells[:NAMED])
         more = f" and {len(cells) - NAMED} more" if len(cells) > NAMED else ""
-        return (f"the page changed under the board ({names}{more} no longer show what was read: "
-                "a new puzzle, a reload, a dialog or a scroll)")
+        causes = "a new puzzle, a reload, a dialog or a scroll"
+        if self.window is not None and self.window.role == MONITOR_ROLE:  # no window list: a window's
+            causes = f"the browser window moved or another came over it, {causes}"  # changes show here only
+        return f"the page changed under the board ({names}{more} no longer show what was read: {causes})"
 
     def _in(self, now: Frame, points: CellPoints) -> tuple[np.ndarray, np.ndarray]:
         """`points` (planning frame pixels) in the pixels of `now`, a grab of the same screen."""

@@ -114,8 +114,8 @@ def not_visible(
 
 
 def shown_in(frame: Frame) -> str:
-    """What the frame shows, for a message: "the window 'TITLE'", "the GNOME monitor NAME" (the
-    record there stands for a monitor, titled so) or "the screen"."""
+    """What the frame shows, for a message: "the window 'TITLE'", "the GNOME monitor NAME" or "the
+    output NAME" (the record there stands for a monitor, titled so) or "the screen"."""
     if frame.window is None:
         return "the screen"
     if frame.window.role == MONITOR_ROLE:
@@ -141,9 +141,9 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
         return (f"{where} shows a board whose regions cannot be read ({exc})",
                 "set the page zoom to 100% (Ctrl+0) and run again")
     hint = NO_BOARD_HINT
-    if frame.window is not None and frame.window.role == MONITOR_ROLE:  # GNOME: no window list
+    if frame.window is not None and frame.window.role == MONITOR_ROLE:  # no window list (GNOME, wlroots
         hint += "; the tool reads only this monitor: if the browser is on another, move it here " \
-                "(Super+Shift+arrow)"
+                "(on GNOME: Super+Shift+arrow), and move any window off the board" # without sway's IPC)
     return f"{where} shows no Queens board ({exc}); {hint}", ""
 
 

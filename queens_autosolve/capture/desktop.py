@@ -2,7 +2,8 @@
 desktop it runs on, and `open_desktop`, which picks the desktop's implementation.
 
 One implementation file per desktop: `capture.x11` (python-xlib with XTest, and mss) and
-`capture.wlroots` (sway: its IPC, wlr screencopy and the wlr virtual pointer, through pywayland)
+`capture.wlroots` (sway and other wlroots compositors: wlr screencopy and the wlr virtual pointer
+through pywayland, and sway's IPC where there is one)
 and `capture.gnome` (mutter's screen cast and remote desktop over D-Bus). The
 pipeline, the coach, the clicker and the guard type against `DesktopSession` only, so a Wayland
 desktop (wlroots, GNOME) is one more file, not a change to them.
@@ -24,9 +25,10 @@ if TYPE_CHECKING:  # the command line reads DESKTOPS at start: no numpy, no Xlib
 DESKTOPS = ("auto", "x11", "wlroots", "gnome")
 IMPLEMENTED = ("x11", "wlroots", "gnome")
 # Wayland compositors by the name they give in XDG_CURRENT_DESKTOP, lower case, and their family.
-WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl")
-WORKS_TODAY = ("today the tool works in an X11 session (e.g. 'Ubuntu on Xorg'), in sway (--desktop "
-               "wlroots) and on GNOME (--desktop gnome): log in with one of those and run it there")
+WLROOTS_COMPOSITORS = ("sway", "river", "wayfire", "labwc", "cage", "dwl", "hyprland")
+WORKS_TODAY = ("today the tool works in an X11 session (e.g. 'Ubuntu on Xorg'), in sway and the "
+               "compositors that offer wlroots' screen copy and virtual pointer (--desktop wlroots) and on "
+               "GNOME (--desktop gnome): log in with one of those and run it there")
 
 
 class DesktopSession(Protocol):
@@ -183,33 +185,28 @@ def choose_desktop(display: str | None, desktop: str, env: Mapping[str, str]) ->
         compositor = compositor_name(env)
         if is_gnome(compositor):
             return "gnome"
-        if family_of(compositor) and not env.get("SWAYSOCK"):
-            raise UnsupportedDesktopError(
-                f"this is a Wayland session ({compositor}{family_of(compositor)}) without sway's IPC "
-                f"(SWAYSOCK is not set), which the tool cannot drive yet; {WORKS_TODAY}"
-            )
+        lacking = (" that offers no wlroots screen copy or virtual pointer (the tool's way to see and "
+                   "click there)") if family_of(compositor) else ""
         raise UnsupportedDesktopError(
-            f"this is a Wayland session ({compositor}{family_of(compositor)}), which the tool cannot "
-            f"drive yet; {WORKS_TODAY}"
+            f"this is a Wayland session ({compositor}{family_of(compositor)}){lacking}, which the tool "
+            f"cannot drive yet; {WORKS_TODAY}"
         )
     if desktop not in IMPLEMENTED:
         raise UnsupportedDesktopError(
             f"--desktop {desktop} is not supported yet; {WORKS_TODAY} (--desktop x11)"
         )
-    if desktop == "wlroots" and not (env.get("SWAYSOCK") and env.get("WAYLAND_DISPLAY")):
+    if desktop == "wlroots" and not env.get("WAYLAND_DISPLAY"):
         raise UnsupportedDesktopError(
-            "--desktop wlroots needs a sway session (WAYLAND_DISPLAY and SWAYSOCK set), and this is "
-            "none; run it from inside sway, or try `queens-autosolve demo --desktop sway`"
+            "--desktop wlroots needs a Wayland session (WAYLAND_DISPLAY set), and this is none; run it "
+            "from inside sway or another wlroots compositor, or try `queens-autosolve demo --desktop sway`"
         )
     return desktop
 
 
 def is_wlroots_session(env: Mapping[str, str]) -> bool:
-    """Whether the Wayland session is one the wlroots desktop drives: sway's IPC named (SWAYSOCK)
-    and the compositor offering screencopy and the virtual pointer (the globals tell the truth,
-    whatever XDG_CURRENT_DESKTOP says)."""
-    if not env.get("SWAYSOCK"):
-        return False
+    """Whether the Wayland session is one the wlroots desktop drives: the compositor offers
+    screencopy and the virtual pointer (the globals tell the truth, whatever XDG_CURRENT_DESKTOP
+    says; GNOME's and KDE's offer neither). sway's IPC (SWAYSOCK) adds its window list."""
     from queens_autosolve.capture.wlroots import offers_wlroots_globals
 
     return offers_wlroots_globals(env)

@@ -1,5 +1,7 @@
-"""The two wlroots protocols the wlroots desktop speaks, as Python modules made by pywayland's
-scanner from the definitions in protocols/ beside this module (pywayland ships no wlr protocols).
+"""The protocols the wlroots desktop speaks beyond the core (wlroots' screencopy and virtual
+pointer, and xdg-output for where each output lies when no sway IPC says so), as Python modules
+made by pywayland's scanner from the definitions in protocols/ beside this module (pywayland
+ships none of them).
 
 The modules are generated at first use, not at build time, so an editable install (`pip install
 -e`, what `make` does) and a wheel work alike: into a cache directory keyed by the definitions'
@@ -21,24 +23,27 @@ from types import ModuleType
 DEFINITIONS = Path(__file__).resolve().parent / "protocols"
 SCREENCOPY = "wlr_screencopy_unstable_v1"
 VIRTUAL_POINTER = "wlr_virtual_pointer_unstable_v1"
+XDG_OUTPUT = "xdg_output_unstable_v1"
 XML_FILES = {SCREENCOPY: "wlr-screencopy-unstable-v1.xml",
-             VIRTUAL_POINTER: "wlr-virtual-pointer-unstable-v1.xml"}
+             VIRTUAL_POINTER: "wlr-virtual-pointer-unstable-v1.xml",
+             XDG_OUTPUT: "xdg-output-unstable-v1.xml"}
 # The generated modules import the core interfaces they name (wl_output, wl_buffer, wl_seat)
 # from a sibling module `wayland`: this one hands them pywayland's own.
 CORE_SHIM = "from pywayland.protocol.wayland import *  # noqa: F403\n"
 CORE_INTERFACES = ("wl_output", "wl_buffer", "wl_seat", "wl_shm", "wl_pointer")
 
 
-def protocol_modules() -> tuple[ModuleType, ModuleType]:
-    """The generated screencopy and virtual-pointer modules (generating them on first use)."""
+def protocol_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
+    """The generated screencopy, virtual-pointer and xdg-output modules (generating them on first
+    use)."""
     package = _package_name()
     if package not in sys.modules:
         root = _cache_root()
         if not (root / package / "__init__.py").exists():
             generate(root / package)
         import_from(root, package)
-    return (importlib.import_module(f"{package}.{SCREENCOPY}"),
-            importlib.import_module(f"{package}.{VIRTUAL_POINTER}"))
+    return tuple(importlib.import_module(f"{package}.{name}")  # type: ignore[return-value]
+                 for name in (SCREENCOPY, VIRTUAL_POINTER, XDG_OUTPUT))
 
 
 def import_from(root: Path, package: str) -> None:
@@ -97,5 +102,5 @@ def _cache_root() -> Path:
 
 
 if __name__ == "__main__":
-    screencopy, pointer = protocol_modules()
+    screencopy, _, _ = protocol_modules()
     print(Path(screencopy.__file__ or "").parent)

@@ -1,7 +1,13 @@
-"""The wlroots desktop (`capture.desktop.DesktopSession` on sway, a wlroots compositor): windows
-from sway's IPC tree, pixels through `zwlr_screencopy_manager_v1`, the pointer,
-the buttons and the wheel through `zwlr_virtual_pointer_manager_v1` (pywayland; the protocol
-modules come from `capture.wlr_protocols`).
+"""The wlroots desktop (`capture.desktop.DesktopSession` on sway and the other compositors that
+offer wlroots' protocols: river, Hyprland, labwc, wayfire): pixels through
+`zwlr_screencopy_manager_v1`, the pointer, the buttons and the wheel through
+`zwlr_virtual_pointer_manager_v1` (pywayland; the protocol modules come from
+`capture.wlr_protocols`), windows from sway's IPC tree.
+
+Without sway's IPC (any other compositor) no window list is known: each output stands for a
+window, as GNOME's monitor does (`MONITOR_ROLE`), placed by xdg-output, and the board is found in
+the first output's pixels; the checks between clicks see only those pixels (a window over the
+board shows there), and the focus going elsewhere is not seen.
 
 Every window goes through these, XWayland ones included: inside a Wayland session an X11 grab of
 an XWayland window ignores what covers it and XTest clicks reach it under a native window, so the
@@ -23,9 +29,17 @@ from typing import Any
 
 import numpy as np
 
-from queens_autosolve.capture.errors import NoDisplayError, WindowOffScreenError
+from queens_autosolve.capture.errors import CaptureError, NoDisplayError, WindowOffScreenError
 from queens_autosolve.capture.geometry import Rect
-from queens_autosolve.capture.models import Frame, FrameSource, Monitor, Placement, Pointer, WindowRecord
+from queens_autosolve.capture.models import (
+    MONITOR_ROLE,
+    Frame,
+    FrameSource,
+    Monitor,
+    Placement,
+    Pointer,
+    WindowRecord,
+)
 from queens_autosolve.capture.screencopy import ScreenCopy
 from queens_autosolve.capture.sway_windows import FocusWatch, SwayWindows
 from queens_autosolve.capture.windows import choose_window
@@ -40,6 +54,8 @@ WARM_UP = 0.03
 # The warm-up move's extent: it goes to the layout's bottom-right corner before the outputs are
 # known, one part in CORNER from the edge (under a pixel for any screen narrower than that).
 CORNER = 1 << 16
+OUTPUT_TITLE = "the output {}"  # an output standing for a window (no sway IPC: no window list)
+MODE_CURRENT = 0x1  # wl_output.mode's flag of the mode in use
 
 
 @dataclass(frozen=True)
@@ -50,10 +66,11 @@ class Output:
     proxy: Any
     rect: Rect
     scale: float = 1.0
+    name: str = ""
 
 
 class WlrootsDesktop:
-    """A wlroots Wayland session (default: $WAYLAND_DISPLAY, sway's IPC at $SWAYSOCK).
+    """A wlroots Wayland session (default: $WAYLAND_DISPLAY; sway's IPC at $SWAYSOCK, if set).
 
     >>> with WlrootsDesktop() as desktop:                # doctest: +SKIP
     ...     frame = desktop.grab_window(desktop.find_window())
@@ -70,12 +87,13 @@ class WlrootsDesktop:
         self.placed: Pointer | None = None
         self._own_focus: set[int] = set()  # windows focused by this run's own clicks, or before it
         self._focus_watch: FocusWatch | None = None  # sway's focus events, from prepare_input on
+        self._prepared = False
         self._taken_by: list[int] = []  # windows the focus went to that this run did not click
         self._warm_since = 0.0  # when the warm-up move was sent
         try:
             if will_click:
                 self._warm_up_pointer()
-            self.sway = SwayWindows.connect(self.env)
+            self.sway = SwayWindows.connect(self.env) if self.env.get("SWAYSOCK") else None
             self.outputs = self._bind_outputs()
         except BaseException:
             self.display.disconnect()  # explicitly: pywayland crashes at interpreter exit otherwise
@@ -102,54 +120,106 @@ class WlrootsDesktop:
             self._focus_watch.close()
         self.display.flush()
         self.display.disconnect()  # explicitly: pywayland crashes at interpreter exit otherwise
-        self.sway.close()
+        if self.sway is not None:
+            self.sway.close()
 
     # --- the Wayland globals -------------------------------------------------------------------
 
-    def _bind(self, interface: str) -> Any:
-        """The first global of `interface` the compositor offers, at version 1 (all this desktop
-        uses: no screencopy damage or dmabuf events, no virtual pointer bound to an output)."""
+    def _bind(self, interface: str, version: int = 1) -> Any:
+        """The first global of `interface` the compositor offers, at `version` or the one offered
+        if lower (1 is all this desktop uses of the wlr protocols: no screencopy damage or dmabuf
+        events, no virtual pointer bound to an output; xdg-output's 2 names the outputs)."""
         from pywayland.protocol import wayland
 
         from queens_autosolve.capture.wlr_protocols import protocol_modules
 
-        screencopy, pointer = protocol_modules()
+        screencopy, pointer, xdg_output = protocol_modules()
         classes = {"zwlr_screencopy_manager_v1": screencopy.ZwlrScreencopyManagerV1,
                    "zwlr_virtual_pointer_manager_v1": pointer.ZwlrVirtualPointerManagerV1,
+                   "zxdg_output_manager_v1": xdg_output.ZxdgOutputManagerV1,
                    "wl_shm": wayland.WlShm}
-        name, _ = self.globals[interface][0]
-        return self.registry.bind(name, classes[interface], 1)
+        name, offered = self.globals[interface][0]
+        return self.registry.bind(name, classes[interface], min(version, offered))
 
     def _bind_outputs(self) -> list[Output]:
-        """Every active output, matched to sway's by its name (wl_output version 4): wlroots
-        puts every output at (0, 0) in wl_output's own geometry, so a place names only one."""
+        """Every active output with its place in the layout: sway's, matched by name (wl_output
+        version 4), or else xdg-output's. wlroots puts every output at (0, 0) in wl_output's own
+        geometry, so a place names only one."""
         from pywayland.protocol import wayland
 
         named: dict[int, str] = {}
+        pixels: dict[int, tuple[int, int]] = {}  # each output's current mode, in pixels
+
+        def mode(out: Any, flags: Any, width: int, height: int, _refresh: int) -> None:
+            if int(flags) & MODE_CURRENT:
+                pixels[id(out)] = (width, height)
+
         proxies = []
         for number, version in self.globals.get("wl_output", []):
             proxy = self.registry.bind(number, wayland.WlOutput, min(version, 4))
             proxy.dispatcher["name"] = lambda out, name: named.__setitem__(id(out), name)
+            proxy.dispatcher["mode"] = mode
             proxies.append(proxy)
         self.display.roundtrip()
-        shown = self.sway.outputs()
-        by_name = {o.name: o for o in shown}
-        if len(proxies) == len(shown) == 1 and not named:  # a compositor without the name event
-            named[id(proxies[0])] = shown[0].name
-        outputs = [Output(p, by_name[named[id(p)]].rect, by_name[named[id(p)]].scale)
-                   for p in proxies if named.get(id(p)) in by_name]
+        if self.sway is not None:
+            outputs = self._placed_by_sway(proxies, named)
+        else:
+            outputs = self._placed_by_xdg_output(proxies, named, pixels)
         if not outputs:
             raise NoDisplayError("the Wayland compositor shows no active output to grab")
         return outputs
 
+    def _placed_by_sway(self, proxies: list[Any], named: dict[int, str]) -> list[Output]:
+        assert self.sway is not None
+        shown = self.sway.outputs()
+        by_name = {o.name: o for o in shown}
+        if len(proxies) == len(shown) == 1 and not named:  # a compositor without the name event
+            named[id(proxies[0])] = shown[0].name
+        return [Output(p, by_name[named[id(p)]].rect, by_name[named[id(p)]].scale, named[id(p)])
+                for p in proxies if named.get(id(p)) in by_name]
+
+    def _placed_by_xdg_output(self, proxies: list[Any], named: dict[int, str],
+                              pixels: dict[int, tuple[int, int]]) -> list[Output]:
+        """Each output's logical place and size from xdg-output; its scale is its mode's pixels
+        over that size (wl_output's own scale is a whole number: 2 for an output scaled by 1.5)."""
+        if "zxdg_output_manager_v1" not in self.globals:
+            raise NoDisplayError("the Wayland compositor does not offer zxdg_output_manager_v1, which says "
+                                 "where its outputs lie; without sway's IPC the wlroots desktop needs it")
+        manager = self._bind("zxdg_output_manager_v1", 2)
+        placed: list[dict[str, Any]] = []
+        for proxy in proxies:
+            facts: dict[str, Any] = {"proxy": proxy, "name": named.get(id(proxy), "")}
+            xdg = manager.get_xdg_output(proxy)
+            xdg.dispatcher["logical_position"] = lambda _o, x, y, f=facts: f.__setitem__("at", (x, y))
+            xdg.dispatcher["logical_size"] = lambda _o, w, h, f=facts: f.__setitem__("size", (w, h))
+            xdg.dispatcher["name"] = lambda _o, name, f=facts: f.__setitem__("name", f["name"] or name)
+            placed.append(facts)
+        self.display.roundtrip()
+        manager.destroy()
+        return [Output(f["proxy"], Rect(*f["at"], *f["size"]), _scale(pixels.get(id(f["proxy"])), f["size"]),
+                       f["name"]) for f in placed if "at" in f and f.get("size", (0, 0))[0] > 0]
+
     # --- windows ---------------------------------------------------------------------------
 
     def windows(self, title: str | None = None) -> list[WindowRecord]:
+        """sway's windows; without its IPC, the outputs standing for windows (`_output_records`)."""
+        if self.sway is None:
+            return self._output_records() if title is None else []
         return self.sway.windows(title)
+
+    def _output_records(self) -> list[WindowRecord]:
+        return [WindowRecord(wid=i + 1, title=OUTPUT_TITLE.format(o.name or i + 1), rect=o.rect,
+                             role=MONITOR_ROLE, stacking=i) for i, o in enumerate(self.outputs)]
 
     def find_window(self, title: str | None = None, any_window: bool = False) -> WindowRecord:
         """The window to play in (see `capture.windows.choose_window`); focus on it from now on
-        is this run's own doing (its clicks give it)."""
+        is this run's own doing (its clicks give it). Without sway's IPC: the first output."""
+        if self.sway is None:
+            if title is not None:
+                raise CaptureError(f"--window {title!r}: without sway's IPC the tool cannot see window "
+                                   "titles (this compositor lists no windows to other programs); leave "
+                                   "--window out: the board is found on the whole output")
+            return self._output_records()[0]
         window = choose_window(self.windows(), title, any_window)
         self._own_focus.add(window.wid)
         return window
@@ -162,6 +232,9 @@ class WlrootsDesktop:
         return None if now is None else Placement(now.rect, now.viewable and not now.minimised)
 
     def windows_above(self, window: WindowRecord) -> list[WindowRecord]:
+        """The windows over `window` (none known without sway's IPC: only the pixels show one)."""
+        if self.sway is None:
+            return []
         records = self.windows()
         me = next((r for r in records if r.wid == window.wid), window)
         return [r for r in records if r.stacking > me.stacking and r.viewable and r.title]
@@ -227,12 +300,14 @@ class WlrootsDesktop:
         desktop opened); the first press or wheel turn waits until WARM_UP has passed since
         (`_warmed`), so reading the board meanwhile costs nothing. From here on sway's focus
         events are watched."""
-        if self._focus_watch is not None:
+        if self._prepared:
             return
+        self._prepared = True
         if self._pointer is None:
             self.copies.input_sent()
             self._warm_up_pointer()
-        self._focus_watch = FocusWatch(self.sway.path)
+        if self.sway is not None:
+            self._focus_watch = FocusWatch(self.sway.path)
         screen = self.monitors()[0].rect
         self.placed = Pointer(screen.left + screen.width - 1, screen.top + screen.height - 1, True)
 
@@ -353,6 +428,18 @@ def offers_wlroots_globals(env: Mapping[str, str]) -> bool:
 
 def _now_ms() -> int:
     return int(time.monotonic() * 1000) & 0xFFFFFFFF
+
+
+def _scale(pixels: tuple[int, int] | None, size: tuple[int, int]) -> float:
+    """Pixels per logical point of an output whose mode is `pixels` and whose logical size is
+    `size` (either way round: an output turned by 90 degrees swaps its mode's sides).
+
+    >>> _scale((2880, 1800), (1920, 1200)), _scale((1080, 1920), (1920, 1080)), _scale(None, (800, 600))
+    (1.5, 1.0, 1.0)
+    """
+    if not pixels or not max(size):
+        return 1.0
+    return max(pixels) / max(size)
 
 
 def _area(rect: Rect) -> int:
