@@ -392,9 +392,13 @@ def _connect(env: Mapping[str, str]) -> tuple[Any, Any, dict[str, list[tuple[int
     from pywayland.client import Display
 
     name = env.get("WAYLAND_DISPLAY", "")
-    if name and not name.startswith("/") and env.get("XDG_RUNTIME_DIR"):
-        name = os.path.join(env["XDG_RUNTIME_DIR"], name)
-    display = Display(name or None)
+    if not name.startswith("/"):
+        if not env.get("XDG_RUNTIME_DIR"):  # libwayland would print its own line about it, and fail
+            shown = name or "wayland-0"
+            raise NoDisplayError(f"XDG_RUNTIME_DIR is not set, so the Wayland display {shown!r} cannot be "
+                                 "found; run this inside your desktop session")
+        name = os.path.join(env["XDG_RUNTIME_DIR"], name or "wayland-0")
+    display = Display(name)
     try:
         display.connect()
     except Exception as exc:  # pywayland raises ValueError (or its own) when the socket refuses
