@@ -8,10 +8,16 @@ import pytest
 
 from queens_autosolve.actuator.clicker import MAX_GAP, WM_PAIR_GAP, Pace
 from queens_autosolve.autosolve.aftercheck import STABLE, VERIFY_CAP, Settling, cell_differences
-from queens_autosolve.autosolve.onscreen import cut_advice, edges_touched, not_visible
+from queens_autosolve.autosolve.onscreen import (
+    cut_advice,
+    edges_touched,
+    no_board_on_any,
+    not_visible,
+    other_monitors,
+)
 from queens_autosolve.autosolve.pipeline import park_point
 from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
-from queens_autosolve.capture.models import MONITOR_ROLE
+from queens_autosolve.capture.models import MONITOR_ROLE, Monitor
 from queens_autosolve.solver.position import CellState, Position
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, RegionsUnreadable
 from queens_autosolve.vision.recheck import Recheck
@@ -120,6 +126,34 @@ def test_no_board_on_the_one_gnome_monitor_says_to_bring_the_browser_to_it():
     assert text.startswith("the GNOME monitor Meta-0 shows no Queens board")
     assert "the tool reads only this monitor: if the browser is on another, move it here" in text
     assert "the tool reads only" not in str(not_visible(frame(), BoardNotFound("no board found")))
+
+
+class _Outputs:
+    """A desktop with no window list whose outputs stand for windows (window_at answers with the
+    output's record), as the wlroots desktop without sway's IPC."""
+
+    def __init__(self, records: list[WindowRecord]) -> None:
+        self.records = records
+
+    def monitors(self) -> list[Monitor]:
+        whole = Monitor(0, Rect(0, 0, 4000, 1000))
+        return [whole, *(Monitor(i + 1, r.rect) for i, r in enumerate(self.records))]
+
+    def window_at(self, x: float, y: float) -> WindowRecord | None:
+        return next((r for r in self.records if r.rect.contains(x, y)), None)
+
+
+def test_the_other_monitors_are_those_window_at_names_and_none_for_a_window():
+    one, two = (WindowRecord(i, f"the output DP-{i}", Rect(1920 * (i - 1), 0, 1920, 1080), role=MONITOR_ROLE)
+                for i in (1, 2))
+    desktop = _Outputs([one, two])
+    assert other_monitors(desktop, one) == [two] and other_monitors(desktop, two) == [one]  # type: ignore[arg-type]
+    assert other_monitors(_Outputs([one]), one) == []  # type: ignore[arg-type]  # GNOME: one cast
+    browser = WindowRecord(7, "Queens - Chromium", Rect(0, 0, 800, 600))
+    assert other_monitors(desktop, browser) == [] and other_monitors(desktop, None) == []  # type: ignore[arg-type]
+    text = str(no_board_on_any([one, two]))
+    assert text.startswith("no monitor shows a Queens board (the output DP-1, the output DP-2 read)")
+    assert "nothing was clicked" in text and "move any window off the board" in text
 
 
 def test_unreadable_regions_suggest_zoom_100_not_the_start_button():

@@ -20,9 +20,9 @@ from queens_autosolve.autosolve.pipeline import (
     check_solvable,
     click,
     find_window,
-    first_reading,
     park_beside_board,
     put_pointer_back,
+    reading_on_a_monitor,
     solve,
 )
 from queens_autosolve.autosolve.records import Options, Source, Stopwatch
@@ -114,8 +114,8 @@ def hint(source: Source, *, apply: bool = False, any_window: bool = False, delay
 
 def _live(desktop: DesktopSession, source: Source, apply: bool, any_window: bool, delay: float,
           home: Pointer) -> HintResult:
-    window = find_window(desktop, source.window, any_window)
-    frame, reading = first_reading(desktop, window, home, park=apply)
+    found = find_window(desktop, source.window, any_window)
+    window, frame, reading = reading_on_a_monitor(desktop, found, home, park=apply)
     if apply:
         check_certain(reading)  # before advice: a misread board would be blamed on the puzzle
     advice = advise_reading(reading)

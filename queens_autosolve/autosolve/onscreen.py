@@ -147,6 +147,30 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     return f"{where} shows no Queens board ({exc}); {hint}", ""
 
 
+def other_monitors(desktop: DesktopSession, window: WindowRecord | None) -> list[WindowRecord]:
+    """Where `window` stands for a monitor (a desktop that lists no windows: a wlroots compositor
+    without sway's IPC, GNOME), the records of the other monitors it can read, each found by
+    asking `window_at` for its monitor's middle (GNOME answers with the one monitor it casts:
+    none); else none."""
+    if window is None or window.role != MONITOR_ROLE:
+        return []
+    found: list[WindowRecord] = []
+    for monitor in desktop.monitors()[1:]:  # 0 is all of them
+        rect = monitor.rect
+        record = desktop.window_at(rect.left + rect.width / 2, rect.top + rect.height / 2)
+        if record is not None and record.role == MONITOR_ROLE and record.wid != window.wid \
+                and record not in found:
+            found.append(record)
+    return found
+
+
+def no_board_on_any(windows: list[WindowRecord]) -> BoardNotVisibleError:
+    """No monitor of `windows` (records that stand for monitors) shows a board."""
+    names = ", ".join(window.title for window in windows)
+    return BoardNotVisibleError(f"no monitor shows a Queens board ({names} read)",
+                                f"{NO_BOARD_HINT}, and move any window off the board")
+
+
 def cut_advice(exc: BoardCutOff) -> str:
     """Which edge cuts the board, about how much is hidden, and how to bring it into view (no
     scrolling does when two opposite edges cut it: the window shows less than the board)."""

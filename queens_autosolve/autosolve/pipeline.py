@@ -39,6 +39,8 @@ from queens_autosolve.autosolve.onscreen import (
     blame_window_over,
     board_on_screen,
     grab,
+    no_board_on_any,
+    other_monitors,
     read,
     scroll_into_view,
     shown_in,
@@ -279,8 +281,8 @@ def _run_live(
             window = find_window(desktop, source.window, options.any_window)
     found_at = time.perf_counter()
     try:
-        frame, reading = first_reading(desktop, window, home, park=not options.dry_run, scroll=options.scroll,
-                                       watch=watch)
+        window, frame, reading = reading_on_a_monitor(desktop, window, home, park=not options.dry_run,
+                                                      scroll=options.scroll, watch=watch)
     except BoardNotVisibleError as exc:
         try:
             now = grab(desktop, window)
@@ -343,6 +345,29 @@ def refuse_if_won(frame: Frame) -> None:
     win screen over a board it has judged solved (vision.winscreen)."""
     if shows_a_won_board(frame.rgb):
         raise AlreadyWon(shown_in(frame))
+
+
+def reading_on_a_monitor(
+    desktop: DesktopSession, window: WindowRecord | None, home: Pointer, *, park: bool,
+    scroll: bool = False, watch: Stopwatch | None = None,
+) -> tuple[WindowRecord | None, Frame, BoardReading]:
+    """`first_reading` of `window`, and, where it stands for a monitor (the desktop lists no
+    windows) that shows no board, of each other monitor in turn (`other_monitors`): the window
+    whose reading is returned with it is where the run goes on. A board cut off is not looked
+    for elsewhere: it is there."""
+    try:
+        return (window, *first_reading(desktop, window, home, park=park, scroll=scroll, watch=watch))
+    except BoardNotVisibleError as exc:
+        others = [] if exc.cut_edges else other_monitors(desktop, window)
+        if not others or window is None:
+            raise
+    for other in others:
+        try:
+            return (other, *first_reading(desktop, other, home, park=park, scroll=scroll, watch=watch))
+        except BoardNotVisibleError as exc:
+            if exc.cut_edges:
+                raise
+    raise no_board_on_any([window, *others]) from None
 
 
 def first_reading(
