@@ -104,22 +104,29 @@ def board_of(sway: Sway):
         return onscreen.board_on_screen(frame, onscreen.read(frame))
 
 
-def test_a_grab_is_pixel_identical_to_grims(sway, chromium):
+@pytest.mark.parametrize("transform", ["normal", "90", "flipped-270"])
+def test_a_grab_is_pixel_identical_to_grims(sway, chromium, transform):
     """Screencopy as the wlroots desktop speaks it (the protocol written out in capture/protocols/,
     its buffer read as B G R X) gives the very pixels grim does, of a region away from the board
-    (where the pointer may rest)."""
+    (where the pointer may rest); on an output turned to portrait or mirrored too (a copy comes
+    in the output's own orientation: it is turned upright, as grim turns it)."""
     require_tool(shutil.which("grim") is not None, "grim")
     puzzle = puzzle_of(7, 12)
     region = Rect(10, 10, 300, 160)
     geometry = f"{region.left},{region.top} {region.width}x{region.height}"
-    with page_in(sway, chromium, puzzle), WlrootsDesktop(sway.env) as desktop:
-        for _ in range(5):  # the same pixels before and after grim's: the page held still between
-            ours = desktop.grab(region, source=FrameSource.SCREEN).rgb
-            ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
-                                 capture_output=True, timeout=10, check=True).stdout
-            if np.array_equal(ours, desktop.grab(region, source=FrameSource.SCREEN).rgb):
-                break
-            settle(0.3)
+    with page_in(sway, chromium, puzzle):
+        sway.swaymsg("output", "HEADLESS-1", "transform", transform)
+        try:
+            with WlrootsDesktop(sway.env) as desktop:
+                for _ in range(5):  # the same pixels before and after grim's: the page held still
+                    ours = desktop.grab(region, source=FrameSource.SCREEN).rgb
+                    ppm = subprocess.run(["grim", "-t", "ppm", "-g", geometry, "-"], env=session_env(sway),
+                                         capture_output=True, timeout=10, check=True).stdout
+                    if np.array_equal(ours, desktop.grab(region, source=FrameSource.SCREEN).rgb):
+                        break
+                    settle(0.3)
+        finally:
+            sway.swaymsg("output", "HEADLESS-1", "transform", "normal")
     theirs = np.asarray(Image.open(io.BytesIO(ppm)).convert("RGB"))
     assert ours.shape == theirs.shape == (160, 300, 3)
     assert np.array_equal(ours, theirs), f"{np.count_nonzero((ours != theirs).any(axis=2))} pixels differ"
@@ -383,16 +390,20 @@ def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromiu
         assert_solved(state, puzzle)
 
 
-@pytest.mark.parametrize(("scale", "size", "scroll", "ipc"), [("1.5", ("1260", "700"), False, True),
-                                                          ("2", ("940", "530"), True, True),
-                                                          ("1.5", ("1260", "700"), False, False)])
-def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll, ipc):
+@pytest.mark.parametrize(("scale", "size", "scroll", "ipc", "transform"), [
+    ("1.5", ("1260", "700"), False, True, "normal"),
+    ("2", ("940", "530"), True, True, "normal"),
+    ("1.5", ("1260", "700"), False, False, "normal"),
+    ("1.5", ("700", "900"), False, False, "90"),
+])
+def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll, ipc, transform):
     """A HiDPI output (1.5, a laptop's usual fractional scale; 2): the compositor copies in the
     output's pixels and rounds a box's edges to them, the pointer moves in points. At 2 the
     window (the output is 960 x 540 points) cuts the board off: refused, then --scroll. Without
-    sway's IPC the output's scale comes from xdg-output's logical size (wl_output says 2)."""
+    sway's IPC the output's scale comes from xdg-output's logical size (wl_output says 2). Turned
+    to portrait (720 x 1280 points), its copies are turned upright: it was refused, unread."""
     puzzle = puzzle_of(7, 8)
-    sway.swaymsg("output", "HEADLESS-1", "scale", scale)
+    sway.swaymsg("output", "HEADLESS-1", "scale", scale, "transform", transform)
     try:
         sway.swaymsg("[app_id=chromium]", "resize", "set", *size)
         sway.swaymsg("[app_id=chromium]", "move", "position", "10", "5")
@@ -402,7 +413,7 @@ def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll, ipc):
             done = run_cli(sway, "--scroll") if scroll else first
             state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else None
     finally:
-        sway.swaymsg("output", "HEADLESS-1", "scale", "1")
+        sway.swaymsg("output", "HEADLESS-1", "scale", "1", "transform", "normal")
         put_the_browser_back(sway)
     if scroll:
         assert first.returncode == 2 and "bottom" in first.stderr and moves == 0, first.stderr

@@ -183,8 +183,8 @@ class Frame:
         the scale, rounded half away from zero as wlroots rounds a copied box's edges."""
         base = self.monitor.rect if self.monitor is not None else Rect(0, 0, 0, 0)
         scale = self.scale
-        return (base.left * scale + _round_half_away((self.left - base.left) * scale),
-                base.top * scale + _round_half_away((self.top - base.top) * scale))
+        return (base.left * scale + round_half_away((self.left - base.left) * scale),
+                base.top * scale + round_half_away((self.top - base.top) * scale))
 
     @property
     def on_screen(self) -> bool:
@@ -207,6 +207,6 @@ class Frame:
         return Rect.around(x, y, box.width / self.scale, box.height / self.scale)
 
 
-def _round_half_away(value: float) -> int:
+def round_half_away(value: float) -> int:
     """C's round(): halves away from zero (Python's round() takes them to the even side)."""
     return int(math.copysign(math.floor(abs(value) + 0.5), value))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from queens_autosolve.capture.models import (
     Placement,
     Pointer,
     WindowRecord,
+    round_half_away,
 )
 from queens_autosolve.capture.screencopy import ScreenCopy
 from queens_autosolve.capture.sway_windows import FocusWatch, SwayWindows
@@ -67,6 +68,7 @@ class Output:
     rect: Rect
     scale: float = 1.0
     name: str = ""
+    transform: int = 0  # wl_output.transform: 1-3 turned by 90, 180, 270 degrees, 4-7 mirrored first
 
 
 class WlrootsDesktop:
@@ -149,6 +151,10 @@ class WlrootsDesktop:
 
         named: dict[int, str] = {}
         pixels: dict[int, tuple[int, int]] = {}  # each output's current mode, in pixels
+        turned: dict[int, int] = {}  # each output's transform
+
+        def geometry(out: Any, *values: Any) -> None:  # x, y, mm wide and high, subpixel, make, model,
+            turned[id(out)] = int(values[-1])          # transform
 
         def mode(out: Any, flags: Any, width: int, height: int, _refresh: int) -> None:
             if int(flags) & MODE_CURRENT:
@@ -159,6 +165,7 @@ class WlrootsDesktop:
             proxy = self.registry.bind(number, wayland.WlOutput, min(version, 4))
             proxy.dispatcher["name"] = lambda out, name: named.__setitem__(id(out), name)
             proxy.dispatcher["mode"] = mode
+            proxy.dispatcher["geometry"] = geometry
             proxies.append(proxy)
         self.display.roundtrip()
         if self.sway is not None:
@@ -167,7 +174,7 @@ class WlrootsDesktop:
             outputs = self._placed_by_xdg_output(proxies, named, pixels)
         if not outputs:
             raise NoDisplayError("the Wayland compositor shows no active output to grab")
-        return outputs
+        return [replace(output, transform=turned.get(id(output.proxy), 0)) for output in outputs]
 
     def _placed_by_sway(self, proxies: list[Any], named: dict[int, str]) -> list[Output]:
         assert self.sway is not None
@@ -274,10 +281,21 @@ class WlrootsDesktop:
                      output_scale=output.scale)
 
     def _capture(self, output: Output, rect: Rect) -> np.ndarray:
-        """One screen copy of `rect` (layout points) of `output`: H x W x 4, B G R X."""
-        region = (self.outputs.index(output), rect.left - output.rect.left, rect.top - output.rect.top,
-                  rect.width, rect.height)
-        return self.copies.grab(output.proxy, region)
+        """One screen copy of `rect` (layout points) of `output`: H x W x 4, B G R X, as the
+        output shows it. A turned or mirrored output (a monitor in portrait) is copied whole,
+        turned upright (`upright`) and cut to `rect`: compositors disagree on where a region of
+        such an output lies (sway 1.7 copied the part mirrored across the output from it, on a
+        turn of 90 degrees; Hyprland has it open as a bug), not on the whole output."""
+        left, top = rect.left - output.rect.left, rect.top - output.rect.top
+        index = self.outputs.index(output)
+        if not output.transform:
+            return self.copies.grab(output.proxy, (index, left, top, rect.width, rect.height))
+        whole = upright(self.copies.grab(output.proxy, (index, 0, 0, output.rect.width, output.rect.height)),
+                        output.transform)
+        x0, y0 = round_half_away(left * output.scale), round_half_away(top * output.scale)
+        x1 = round_half_away((left + rect.width) * output.scale)
+        y1 = round_half_away((top + rect.height) * output.scale)
+        return np.ascontiguousarray(whole[y0:y1, x0:x1])
 
     def will_grab(self, rect: Rect) -> None:
         """Nothing to prepare: a screen copy of any region waits for the same next frame."""
@@ -432,6 +450,29 @@ def offers_wlroots_globals(env: Mapping[str, str]) -> bool:
 
 def _now_ms() -> int:
     return int(time.monotonic() * 1000) & 0xFFFFFFFF
+
+
+# wl_output.transform -> (quarter turns counter-clockwise for np.rot90, mirrored left to right
+# first): what undoes it, bringing a screen copy (which comes in the output's own buffer
+# orientation) to the way the output shows it. The transform turns the picture counter-clockwise
+# into the buffer (mirrored first for 4-7), so a turn is undone clockwise, and mirrored then
+# turned back as far as it went (sway's "transform 90", a monitor turned to portrait, is 3 here).
+UPRIGHT = {0: (0, False), 1: (3, False), 2: (2, False), 3: (1, False),
+           4: (0, True), 5: (1, True), 6: (2, True), 7: (3, True)}
+
+
+def upright(pixels: np.ndarray, transform: int) -> np.ndarray:
+    """`pixels` of a screen copy of an output whose wl_output transform is `transform` (a monitor
+    turned to portrait, or mirrored), turned the way the output shows them: a copy comes in the
+    output's own buffer orientation, as grim also turns it.
+
+    >>> upright(np.arange(6).reshape(2, 3), 2).tolist()
+    [[5, 4, 3], [2, 1, 0]]
+    """
+    turns, mirrored = UPRIGHT.get(transform, (0, False))
+    if mirrored:
+        pixels = pixels[:, ::-1]
+    return np.ascontiguousarray(np.rot90(pixels, turns)) if turns or mirrored else pixels
 
 
 def _scale(pixels: tuple[int, int] | None, size: tuple[int, int]) -> float:
