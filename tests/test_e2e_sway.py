@@ -168,6 +168,27 @@ def test_without_sways_ipc_the_output_stands_for_the_window(sway, chromium):
     assert_one_line(covered.stderr)
 
 
+def test_without_sways_ipc_scroll_turns_the_wheel_over_the_board_not_the_outputs_middle(sway, chromium):
+    """--scroll turns the wheel where the pointer is: the middle of the window, which without a
+    window list is the output's. There another window lay (the page did not move: "the board
+    did not come into view by scrolling", the wheel given to that window); now the wheel turns
+    over a cell of the board that shows, and the page scrolls until the board is whole."""
+    puzzle = puzzle_of(9, 9)
+    sway.swaymsg('no_focus [title="^Notes$"]')
+    sway.swaymsg("[app_id=chromium]", "resize", "set", "900", "1000")
+    sway.swaymsg("[app_id=chromium]", "move", "position", "0", "0")
+    try:
+        with page_in(sway, chromium, puzzle, whole_board=False, zoom=1.5, win_screen="none") as server, \
+                xmessage(sway, "Notes", at=(930, 390)):  # over the output's middle, right of the browser
+            settle()
+            done = run_cli(sway, "--scroll", ipc=False)
+            state = server.wait_for(solved=True, timeout=5) if done.returncode == 0 else server.state()
+    finally:
+        put_the_browser_back(sway)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_solved(state, puzzle)
+
+
 def test_hint_apply_makes_its_step_on_the_page(sway, chromium):
     puzzle = puzzle_of(7, 13)
     with page_in(sway, chromium, puzzle, win_screen="none") as server:

@@ -20,7 +20,9 @@ from queens_autosolve.vision import (
     read_board,
 )
 from queens_autosolve.vision.frame import SCROLL
+from queens_autosolve.vision.locate import visible_cell
 from queens_autosolve.vision.read import read_picture
+from queens_autosolve.vision.shades import shades_of
 
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
 SCROLL_STEPS = 12  # wheel steps --scroll tries before giving up
@@ -218,6 +220,8 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             first_cut = first_cut or cut
             if _larger_than_the_window(cut) or set(cut) - set(first_cut):
                 raise _scrolled_past(frame, exc, first_cut, notches) from None
+        if window.role == MONITOR_ROLE:  # its middle may lie on any window: the board's own cells
+            point = over_the_board(frame, notches)
         check_scroll_point(desktop, window, point, notches)
         if desktop.moved_by_someone_else() is not None:
             raise ClickAborted(
@@ -235,7 +239,20 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             break  # the page did not move: nothing left to scroll that way
         frame = scrolled
     raise BoardNotVisibleError("the board did not come into view by scrolling",
-                               "scroll it into view yourself and run again")
+                               "scroll it into view yourself and run again", first_cut)
+
+
+def over_the_board(frame: Frame, notches: int) -> tuple[int, int]:
+    """Where to turn the wheel in a record that stands for a whole monitor (no window list says
+    which window lies where): on a cell of the board that shows, so the page showing it scrolls,
+    not whatever window lies over the monitor's middle."""
+    cell = visible_cell(shades_of(frame.rgb))
+    if cell is None:
+        scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
+        raise UnsafeToClick(f"no cell of the board shows to turn the mouse wheel over ({scrolled})",
+                            "scroll the board into view yourself and run again")
+    x, y = frame.to_screen(*cell)
+    return int(x), int(y)
 
 
 def _scrolled_past(

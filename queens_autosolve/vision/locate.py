@@ -390,6 +390,21 @@ def _overlaps(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
     return bool(b[0] < a[2] and a[0] < b[2] and b[1] < a[3] and a[1] < b[3])
 
 
+def visible_cell(shades: Shades) -> tuple[float, float] | None:
+    """The centre (image pixels) of the main board's cell nearest the middle of the cells that
+    show, whether or not the board is cut off: a point on the page that shows the board, where
+    a wheel turn scrolls that page. None when no grid of cells shows."""
+    blobs = find_blobs(light_mask(shades))
+    try:
+        members = _main_of(blobs, group_boards(blobs))
+    except BoardNotFound:
+        return None
+    x0, y0, x1, y1 = _group_box(blobs, members)
+    centres = blobs.centres[members]
+    nearest = int(np.argmin(np.hypot(centres[:, 0] - (x0 + x1) / 2, centres[:, 1] - (y0 + y1) / 2)))
+    return float(centres[nearest, 0]), float(centres[nearest, 1])
+
+
 def main_board(blobs: Blobs) -> np.ndarray:
     """The blobs of the largest grid; BoardNotFound when there is none, or when another board
     shows beside it (only LinkedIn's small example boards below the main one are let be)."""
