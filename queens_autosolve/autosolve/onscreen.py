@@ -20,7 +20,7 @@ from queens_autosolve.vision import (
     read_board,
 )
 from queens_autosolve.vision.frame import SCROLL
-from queens_autosolve.vision.locate import visible_cell
+from queens_autosolve.vision.locate import visible_cells
 from queens_autosolve.vision.read import read_picture
 from queens_autosolve.vision.shades import shades_of
 
@@ -129,7 +129,7 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     where = shown_in(frame)
     onto_screen = "move the window fully onto one screen"
     if isinstance(exc, BoardCutOff) and exc.edges:
-        screen_cut = [edge for edge in exc.edges if edge in frame.clipped]
+        screen_cut = [edge for edge in exc.edges if edge in frame.clipped or edge in _monitor_cuts(frame)]
         if screen_cut:
             return (f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
                     "(the window is partly off it, or on another monitor)", onto_screen)
@@ -171,6 +171,21 @@ def no_board_on_any(windows: list[WindowRecord]) -> BoardNotVisibleError:
     names = ", ".join(window.title for window in windows)
     return BoardNotVisibleError(f"no monitor shows a Queens board ({names} read)",
                                 f"{NO_BOARD_HINT}, and move any window off the board")
+
+
+def _monitor_cuts(frame: Frame) -> tuple[str, ...]:
+    """Where the frame is a whole monitor's (no window list), its left and right edges that the
+    board's visible cells reach (within a cell: a cut cell is no square to see): there the
+    monitor, not the browser window, cuts the board (it runs onto another monitor or off the
+    screen), and scrolling would not help. Not the top or bottom: a maximised browser's page
+    ends at the monitor's bottom, where scrolling is the cure."""
+    if frame.window is None or frame.window.role != MONITOR_ROLE:
+        return ()
+    cells = visible_cells(shades_of(frame.rgb))
+    if cells is None:
+        return ()
+    near = cells.box.edges_near(frame.width, frame.height, round(cells.cell) + EDGE_MARGIN)
+    return tuple(edge for edge in near if edge in ("left", "right"))
 
 
 def cut_advice(exc: BoardCutOff) -> str:
@@ -220,6 +235,8 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             first_cut = first_cut or cut
             if _larger_than_the_window(cut) or set(cut) - set(first_cut):
                 raise _scrolled_past(frame, exc, first_cut, notches) from None
+            if set(cut) & set(_monitor_cuts(frame)):
+                raise  # the monitor's edge cuts it: no scrolling brings it onto this monitor
         if window.role == MONITOR_ROLE:  # its middle may lie on any window: the board's own cells
             point = over_the_board(frame, notches)
         check_scroll_point(desktop, window, point, notches)
@@ -246,12 +263,12 @@ def over_the_board(frame: Frame, notches: int) -> tuple[int, int]:
     """Where to turn the wheel in a record that stands for a whole monitor (no window list says
     which window lies where): on a cell of the board that shows, so the page showing it scrolls,
     not whatever window lies over the monitor's middle."""
-    cell = visible_cell(shades_of(frame.rgb))
-    if cell is None:
+    cells = visible_cells(shades_of(frame.rgb))
+    if cells is None:
         scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
         raise UnsafeToClick(f"no cell of the board shows to turn the mouse wheel over ({scrolled})",
                             "scroll the board into view yourself and run again")
-    x, y = frame.to_screen(*cell)
+    x, y = frame.to_screen(*cells.middle)
     return int(x), int(y)
 
 

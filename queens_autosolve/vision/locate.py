@@ -13,9 +13,12 @@ of N x N cells, *pitch* the distance between neighbouring cell centres in pixels
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
+from queens_autosolve.capture.geometry import Rect
 from queens_autosolve.vision.frame import (
     cut_off,
     cut_sides,
@@ -390,19 +393,29 @@ def _overlaps(blobs: Blobs, main: np.ndarray, other: np.ndarray) -> bool:
     return bool(b[0] < a[2] and a[0] < b[2] and b[1] < a[3] and a[1] < b[3])
 
 
-def visible_cell(shades: Shades) -> tuple[float, float] | None:
-    """The centre (image pixels) of the main board's cell nearest the middle of the cells that
-    show, whether or not the board is cut off: a point on the page that shows the board, where
-    a wheel turn scrolls that page. None when no grid of cells shows."""
+@dataclass(frozen=True)
+class VisibleCells:
+    """The main board's cells that show, cut off or not: their box and the centre of the one
+    nearest its middle (a point on the page that shows the board, where a wheel turn scrolls
+    that page), image pixels."""
+
+    box: Rect
+    middle: tuple[float, float]
+    cell: float  # the cells' median size, px
+
+
+def visible_cells(shades: Shades) -> VisibleCells | None:
+    """The main board's cells that show (`VisibleCells`), or None when no grid of cells shows."""
     blobs = find_blobs(light_mask(shades))
     try:
         members = _main_of(blobs, group_boards(blobs))
     except BoardNotFound:
         return None
-    x0, y0, x1, y1 = _group_box(blobs, members)
+    x0, y0, x1, y1 = (int(v) for v in _group_box(blobs, members))
     centres = blobs.centres[members]
     nearest = int(np.argmin(np.hypot(centres[:, 0] - (x0 + x1) / 2, centres[:, 1] - (y0 + y1) / 2)))
-    return float(centres[nearest, 0]), float(centres[nearest, 1])
+    middle = (float(centres[nearest, 0]), float(centres[nearest, 1]))
+    return VisibleCells(Rect(x0, y0, x1 - x0, y1 - y0), middle, float(np.median(blobs.sizes[members])))
 
 
 def main_board(blobs: Blobs) -> np.ndarray:
