@@ -419,14 +419,14 @@ def test_a_tiled_browser_alone_and_beside_another_window_is_solved(sway, chromiu
     ("1.5", ("1260", "700"), False, True, "normal"),
     ("2", ("940", "530"), True, True, "normal"),
     ("1.5", ("1260", "700"), False, False, "normal"),
-    ("1.5", ("700", "900"), False, False, "90"),
+    ("1.25", ("850", "1000"), False, False, "90"),
 ])
 def test_a_scaled_output_is_solved(sway, chromium, scale, size, scroll, ipc, transform):
     """A HiDPI output (1.5, a laptop's usual fractional scale; 2): the compositor copies in the
     output's pixels and rounds a box's edges to them, the pointer moves in points. At 2 the
     window (the output is 960 x 540 points) cuts the board off: refused, then --scroll. Without
     sway's IPC the output's scale comes from xdg-output's logical size (wl_output says 2). Turned
-    to portrait (720 x 1280 points), its copies are turned upright: it was refused, unread."""
+    to portrait (864 x 1536 points at 1.25), its copies are turned upright: it was refused, unread."""
     puzzle = puzzle_of(7, 8)
     sway.swaymsg("output", "HEADLESS-1", "scale", scale, "transform", transform)
     try:
