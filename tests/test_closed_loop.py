@@ -20,6 +20,7 @@ from queens_autosolve.capture import Frame, FrameSource, Rect, WindowRecord
 from queens_autosolve.capture.models import MONITOR_ROLE, Monitor
 from queens_autosolve.solver.position import CellState, Position
 from queens_autosolve.vision import BoardCutOff, BoardNotFound, RegionsUnreadable
+from queens_autosolve.vision.reading import GridNotSquare
 from queens_autosolve.vision.recheck import Recheck
 
 E, Q, X = CellState.EMPTY, CellState.QUEEN, CellState.X
@@ -154,6 +155,15 @@ def test_the_other_monitors_are_those_window_at_names_and_none_for_a_window():
     text = str(no_board_on_any([one, two]))
     assert text.startswith("no monitor shows a Queens board (the output DP-1, the output DP-2 read)")
     assert "nothing was clicked" in text and "move any window off the board" in text
+
+
+def test_a_grid_with_fewer_rows_than_columns_is_part_of_a_board_not_no_board():
+    """Rows hidden under a toolbar or a page's header whose edge reads as a frame: it said "shows
+    no Queens board ...; press Start or close the tutorial"."""
+    part = GridNotSquare("no whole board found: the grid shows 9 columns but 4 rows")
+    text = str(not_visible(frame(), part))
+    assert "shows only part of a board" in text and "scroll the whole board into view" in text
+    assert "press Start" not in text
 
 
 def test_unreadable_regions_suggest_zoom_100_not_the_start_button():

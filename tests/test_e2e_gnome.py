@@ -243,19 +243,25 @@ def test_a_run_killed_mid_clicks_leaves_no_screen_cast_running(gnome):
     assert not left, f"left running 10 s after the run was killed: {left}"
 
 
-def test_a_board_cut_off_by_the_monitor_is_refused_and_nothing_is_clicked(gnome):
+def test_a_board_cut_off_by_the_monitor_is_refused_and_scroll_brings_it_in(gnome):
+    """Refused with nothing clicked; then --scroll turns the wheel over a cell of the board that
+    shows (the record is the whole monitor: its middle could lie on any window) and solves it."""
     puzzle = puzzle_of(9, 2)
-    with page_on_gnome(gnome, puzzle) as (server, _):
+    with page_on_gnome(gnome, puzzle, win_screen="none") as (server, _):
         board_top = gnome.chromium.evaluate("document.getElementById('board').getBoundingClientRect().top")
         gnome.chromium.evaluate(f"window.scrollTo(0, {board_top} + 300)")  # its top rows under the toolbar
         time.sleep(0.5)
         done = run_in(gnome, "run", "--desktop", "gnome")
         time.sleep(0.3)
         state = server.state()
+        scrolled = run_in(gnome, "run", "--desktop", "gnome", "--scroll")
+        solved = server.wait_for(solved=True, timeout=5) if scrolled.returncode == 0 else server.state()
     assert done.returncode == 2, done.stdout + done.stderr
     assert "nothing was clicked" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert state.moves == 0
+    assert scrolled.returncode == 0, scrolled.stdout + scrolled.stderr
+    assert solved.solved
 
 
 def test_demo_starts_its_own_headless_gnome_and_the_page_reports_solved(gnome):  # gnome: the programs

@@ -22,6 +22,7 @@ from queens_autosolve.vision import (
 from queens_autosolve.vision.frame import SCROLL
 from queens_autosolve.vision.locate import visible_cells
 from queens_autosolve.vision.read import read_picture
+from queens_autosolve.vision.reading import GridNotSquare
 from queens_autosolve.vision.shades import shades_of
 
 EDGE_MARGIN = 2  # px: a board closer than this to the edge of what was grabbed may be cut
@@ -139,6 +140,12 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
                 f"board shows in the part on screen ({exc})", onto_screen)
     if isinstance(exc, TwoBoards):
         return f"{where} shows more than one board ({exc})", ""
+    if isinstance(exc, GridNotSquare):  # fewer rows than columns, each side closed by a line: the
+        # rest under a toolbar or a page's header, which ends in a line as a frame does
+        return (f"{where} shows only part of a board ({exc}): the rest is hidden, under a toolbar or the "
+                "page's header, or past the window's edge",
+                "scroll the whole board into view (or, if it all shows, set the page zoom to 100% with "
+                "Ctrl+0) and run again")
     if isinstance(exc, RegionsUnreadable):
         return (f"{where} shows a board whose regions cannot be read ({exc})",
                 "set the page zoom to 100% (Ctrl+0) and run again")

@@ -164,6 +164,9 @@ def _look_beyond(
     return Side(name, Beyond.PAGE, run)
 
 
+VIEW_EDGE_BEFORE = 6  # px before the outer cells where a view's edge is looked for (a board's frame is 2-4)
+
+
 def _view_edge_at(view: np.ndarray, edge: float, along: np.ndarray, pitch: float, cell: float) -> bool:
     """True when a straight dark line touches or crosses the outer cells of a side (turned to face
     left in `view`) with no frame between, and runs on past both ends of the side with light on
@@ -178,7 +181,9 @@ def _view_edge_at(view: np.ndarray, edge: float, along: np.ndarray, pitch: float
         return False  # the board reaches the image's end along this side: nothing to tell by
     rows = np.clip(np.rint(along).astype(int), 0, h - 1)
     outside = np.concatenate(ends)
-    first, stop = max(2, int(edge) - 3), min(w - 2, int(edge + 0.9 * cell))
+    # from a few pixels before the cells: the view's edge may lie on a line between two rows of
+    # cells, the two lines then one dark band with the cells' line on the inside
+    first, stop = max(2, int(edge) - VIEW_EDGE_BEFORE), min(w - 2, int(edge + 0.9 * cell))
     if stop <= first:
         return False
     # the columns dark across the side (a frame's, or the view edge's), then the line test on those
