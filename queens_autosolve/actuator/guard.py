@@ -143,8 +143,9 @@ class BoardGuard:
         names = ", ".join(cell_name(cell) for cell in cells[:NAMED])
         more = f" and {len(cells) - NAMED} more" if len(cells) > NAMED else ""
         causes = "a new puzzle, a reload, a dialog or a scroll"
-        if self.window is not None and self.window.role == MONITOR_ROLE:  # no window list: a window's
-            causes = f"the browser window moved or another came over it, {causes}"  # changes show here only
+        if self.window is not None and self.window.role == MONITOR_ROLE:
+            # no window list (GNOME, wlroots without sway): a window's own changes show only here
+            causes = f"the browser window moved or another came over it, {causes}"
         return f"the page changed under the board ({names}{more} no longer show what was read: {causes})"
 
     def _in(self, now: Frame, points: CellPoints) -> tuple[np.ndarray, np.ndarray]:

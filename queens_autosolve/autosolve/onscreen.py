@@ -150,9 +150,10 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
         return (f"{where} shows a board whose regions cannot be read ({exc})",
                 "set the page zoom to 100% (Ctrl+0) and run again")
     hint = NO_BOARD_HINT
-    if frame.window is not None and frame.window.role == MONITOR_ROLE:  # no window list (GNOME, wlroots
+    if frame.window is not None and frame.window.role == MONITOR_ROLE:
+        # no window list (GNOME, wlroots without sway): where the browser is, nothing says
         hint += "; the tool reads only this monitor: if the browser is on another, move it here " \
-                "(on GNOME: Super+Shift+arrow), and move any window off the board" # without sway's IPC)
+                "(on GNOME: Super+Shift+arrow), and move any window off the board"
     return f"{where} shows no Queens board ({exc}); {hint}", ""
 
 

@@ -42,8 +42,9 @@ def protocol_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
         if not (root / package / "__init__.py").exists():
             generate(root / package)
         import_from(root, package)
-    return tuple(importlib.import_module(f"{package}.{name}")  # type: ignore[return-value]
-                 for name in (SCREENCOPY, VIRTUAL_POINTER, XDG_OUTPUT))
+    screencopy, pointer, xdg_output = (importlib.import_module(f"{package}.{name}")
+                                       for name in (SCREENCOPY, VIRTUAL_POINTER, XDG_OUTPUT))
+    return screencopy, pointer, xdg_output
 
 
 def import_from(root: Path, package: str) -> None:

@@ -6,8 +6,9 @@ offer wlroots' protocols: river, Hyprland, labwc, wayfire): pixels through
 
 Without sway's IPC (any other compositor) no window list is known: each output stands for a
 window, as GNOME's monitor does (`MONITOR_ROLE`), placed by xdg-output, and the board is found in
-the first output's pixels; the checks between clicks see only those pixels (a window over the
-board shows there), and the focus going elsewhere is not seen.
+an output's pixels (`find_window` gives the first; `run` and `hint` read the others in turn when it
+shows none); the checks between clicks see only those pixels (a window over the board shows
+there), and the focus going elsewhere is not seen.
 
 Every window goes through these, XWayland ones included: inside a Wayland session an X11 grab of
 an XWayland window ignores what covers it and XTest clicks reach it under a native window, so the
@@ -153,8 +154,8 @@ class WlrootsDesktop:
         pixels: dict[int, tuple[int, int]] = {}  # each output's current mode, in pixels
         turned: dict[int, int] = {}  # each output's transform
 
-        def geometry(out: Any, *values: Any) -> None:  # x, y, mm wide and high, subpixel, make, model,
-            turned[id(out)] = int(values[-1])          # transform
+        def geometry(out: Any, *values: Any) -> None:
+            turned[id(out)] = int(values[-1])  # after x, y, size in mm, subpixel, make and model
 
         def mode(out: Any, flags: Any, width: int, height: int, _refresh: int) -> None:
             if int(flags) & MODE_CURRENT:
