@@ -54,7 +54,9 @@ def assert_watch_solves_start_then_next_once(browser: Chromium, server: Practice
     server.wait_for(lambda s: s.reports > 0 and not s.started, timeout=20)
     watch = WatchProcess("", ("--json", "--desktop", desktop), session=session)
     try:
-        watch.wait_for_line("waiting for a board", stream="err")
+        waiting = watch.wait_for_line("waiting for a board", stream="err")
+        # GNOME lists no windows: the one monitor is watched, and the line says so
+        assert ("watch looks at the GNOME monitor" in waiting) == (desktop == "gnome"), waiting
         press_start(server, "", desktop=desktop, session=session)
         for board in (0, 1):
             if board:

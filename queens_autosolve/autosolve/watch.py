@@ -26,7 +26,7 @@ from queens_autosolve.autosolve.pipeline import park_point, run_on_board
 from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
 from queens_autosolve.capture.desktop import KnowsPointerHeld
-from queens_autosolve.capture.models import FrameSource
+from queens_autosolve.capture.models import MONITOR_ROLE, FrameSource
 from queens_autosolve.solver.errors import QueensError
 from queens_autosolve.solver.position import CellState
 from queens_autosolve.solver.puzzle import is_solution
@@ -85,6 +85,13 @@ def judge_board(reading: BoardReading, seen: Collection[BoardKey], *, take_over:
     if played and not take_over:
         return Verdict.BEGUN
     return Verdict.FRESH
+
+
+def _only_this(window: WindowRecord | None) -> str:
+    """For a record that stands for a monitor (no window list): that `watch` looks at it alone."""
+    if window is None or window.role != MONITOR_ROLE:
+        return ""
+    return f"; watch looks at {window.title} only: the browser must be on it"
 
 
 def sample_lines(
@@ -324,7 +331,8 @@ class Watcher:
         try:
             reading = read(frame)
         except QueensError:
-            self.wait("a board (press Start, or bring the Queens tab to the front, the whole board in view)")
+            self.wait("a board (press Start, or bring the Queens tab to the front, the whole board in view"
+                      f"{_only_this(window)})")
             return frame, None
         return frame, reading
 
