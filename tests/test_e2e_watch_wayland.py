@@ -19,7 +19,7 @@ from queens_autosolve.pages.sway import Sway
 from tests.gnome_session import GnomeStage, gnome_stage
 from tests.test_e2e_watch import assert_untouched_since_solved, puzzles
 from tests.watching import WatchProcess, is_solved_board, press_next_puzzle, press_start
-from tests.wayland import native_chromium, require_sway, served
+from tests.wayland import native_chromium, require_sway, served, wait_for_title
 
 pytestmark = pytest.mark.e2e
 
@@ -90,3 +90,26 @@ def test_watch_on_gnome_solves_the_board_behind_start_and_the_next_one_once(gnom
     first, second = puzzles(2, 901)
     with PracticeServer(first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
         assert_watch_solves_start_then_next_once(gnome.chromium, server, "gnome", gnome.env)
+
+
+def test_watch_without_sways_ipc_finds_the_board_on_the_second_output():
+    """A wlroots compositor with no window list and two outputs, the browser on the second: watch
+    looks at the first output, finds no board there, and goes on to the next in turn (it waited
+    on the first forever); Start, then Next puzzle, each solved once. A sway of its own: two
+    outputs, SWAYSOCK left out of the session."""
+    require_sway()
+    first, second = puzzles(2, 805)
+    with Sway() as stage:
+        stage.swaymsg("create_output")
+        stage.swaymsg("output", "HEADLESS-2", "mode", "1920x1080", "position", "1920", "0")
+        browser = native_chromium(stage).start("about:blank")
+        try:
+            wait_for_title(stage, "Chromium")
+            stage.swaymsg("[app_id=chromium]", "floating", "enable")
+            stage.swaymsg("[app_id=chromium]", "resize", "set", "1168", "998")
+            stage.swaymsg("[app_id=chromium]", "move", "absolute", "position", "2000", "20")
+            session = {k: v for k, v in stage.env.items() if k != "SWAYSOCK"}
+            with served(stage, first, start_screen=True, win_screen="none", next_puzzles=[second]) as server:
+                assert_watch_solves_start_then_next_once(browser, server, "wlroots", session)
+        finally:
+            browser.stop()

@@ -93,17 +93,23 @@ def start_button(display: str, title: str = "Queens", *, desktop: str = "x11",
     `desktop` ("wlroots", "gnome") of `session`."""
     import cv2
 
+    from queens_autosolve.capture.wlroots import WlrootsDesktop
+
     with open_desktop(display or None, desktop, session) as opened:
         lists_windows = desktop == "x11" or (desktop == "wlroots" and bool((session or {}).get("SWAYSOCK")))
-        frame = opened.grab_window(opened.find_window(title if lists_windows else None))
-    rgb = np.asarray(frame.rgb).astype(np.int16)
-    mask = (np.abs(rgb - np.array(START_BLUE, np.int16)).max(axis=2) <= 2).astype(np.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
-    if count < 2:
-        raise AssertionError("no Start button on screen")
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y = frame.to_screen(*centres[biggest])
-    return int(x), int(y)
+        if lists_windows or not isinstance(opened, WlrootsDesktop):
+            frames = [opened.grab_window(opened.find_window(title if lists_windows else None))]
+        else:  # no window list: each output, as a user looks at each monitor
+            frames = [opened.grab_window(output) for output in opened.windows()]
+    for frame in frames:
+        rgb = np.asarray(frame.rgb).astype(np.int16)
+        mask = (np.abs(rgb - np.array(START_BLUE, np.int16)).max(axis=2) <= 2).astype(np.uint8)
+        count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+        if count >= 2:
+            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            x, y = frame.to_screen(*centres[biggest])
+            return int(x), int(y)
+    raise AssertionError("no Start button on screen")
 
 
 def click_at(x: int, y: int, display: str, *, desktop: str = "x11",

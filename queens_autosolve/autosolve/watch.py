@@ -21,7 +21,7 @@ from enum import Enum
 
 import numpy as np
 
-from queens_autosolve.autosolve.onscreen import board_on_screen, grab, read
+from queens_autosolve.autosolve.onscreen import board_on_screen, grab, other_monitors, read
 from queens_autosolve.autosolve.pipeline import park_point, run_on_board
 from queens_autosolve.autosolve.records import Options, RunResult, Source
 from queens_autosolve.capture import DesktopSession, Frame, Rect, WindowRecord
@@ -85,13 +85,6 @@ def judge_board(reading: BoardReading, seen: Collection[BoardKey], *, take_over:
     if played and not take_over:
         return Verdict.BEGUN
     return Verdict.FRESH
-
-
-def _only_this(window: WindowRecord | None) -> str:
-    """For a record that stands for a monitor (no window list): that `watch` looks at it alone."""
-    if window is None or window.role != MONITOR_ROLE:
-        return ""
-    return f"; watch looks at {window.title} only: the browser must be on it"
 
 
 def sample_lines(
@@ -203,6 +196,8 @@ class Watcher:
     _reads: int = 0  # full reads since that change
     _parked: bool = False  # the pointer moved beside a board that read uncertain (once a board)
     _board: Rect | None = None  # where the last board met was, with a margin (screen points)
+    _empty_since: float | None = None  # when a full read last began to find no board (None: it found one)
+    _switched: float = -1e9  # when the look last went on to another monitor
 
     def wait(self, what: str) -> None:
         """Say what it is waiting for, once each time that changes."""
@@ -213,6 +208,7 @@ class Watcher:
     def look(self) -> BoardDone | None:
         """One look at the window: the board met and what came of it, when one was new."""
         now = time.monotonic()
+        self.go_on_to_another_monitor(now)
         asked = self._due or now - self._last_placed >= PLACE_EVERY
         area = self.area(ask=asked)
         if area is None:
@@ -247,6 +243,24 @@ class Watcher:
         else:
             self._idle_reads = 0
         return done
+
+    def go_on_to_another_monitor(self, now: float) -> None:
+        """Where the window stands for a monitor (the desktop lists no windows: wlroots without
+        sway's IPC) and its reads have found no board for RECHECK_EVERY s, look at the next
+        monitor from now on (each in turn): the browser may be on any of them. GNOME casts one
+        monitor: there is no other."""
+        window = self.window
+        if window is None or window.role != MONITOR_ROLE or self._empty_since is None:
+            return
+        if now - max(self._empty_since, self._switched) < RECHECK_EVERY:
+            return
+        others = other_monitors(self.desktop, window)
+        if not others:
+            return
+        after = [other for other in others if other.wid > window.wid]
+        self.window = min(after or others, key=lambda other: other.wid)
+        self._lines, self._board, self._whole = [], None, None
+        self._switched, self._due = now, True
 
     def read_gap(self) -> float:
         """Seconds between two full reads while they find nothing to act on: READ_GAP for the
@@ -324,17 +338,30 @@ class Watcher:
             source = FrameSource.SCREEN if window is None else FrameSource.WINDOW
             try:
                 frame = self.desktop.grab(self._board, source=source, window=window)
-                return frame, read(frame)
+                reading = read(frame)
+                self._empty_since = None
+                return frame, reading
             except QueensError:
                 pass  # no whole board there (another size, the start screen): the whole window
         frame = grab(self.desktop, window)
         try:
             reading = read(frame)
         except QueensError:
+            if self._empty_since is None:
+                self._empty_since = time.monotonic()
             self.wait("a board (press Start, or bring the Queens tab to the front, the whole board in view"
-                      f"{_only_this(window)})")
+                      f"{self._monitors_watched(window)})")
             return frame, None
+        self._empty_since = None
         return frame, reading
+
+    def _monitors_watched(self, window: WindowRecord | None) -> str:
+        """For a record that stands for a monitor (no window list): which monitors `watch` looks at."""
+        if window is None or window.role != MONITOR_ROLE:
+            return ""
+        if other_monitors(self.desktop, window):
+            return "; watch looks at each monitor in turn"
+        return f"; watch looks at {window.title} only: the browser must be on it"
 
     def meet(self, frame: Frame, reading: BoardReading, found_at: float, marks: Marks) -> BoardDone | None:
         verdict = judge_board(reading, self.seen, take_over=self.take_over)
