@@ -20,7 +20,7 @@ from queens_autosolve.vision import (
     read_board,
 )
 from queens_autosolve.vision.frame import SCROLL
-from queens_autosolve.vision.locate import visible_cells
+from queens_autosolve.vision.locate import VisibleCells, visible_cells
 from queens_autosolve.vision.read import read_picture
 from queens_autosolve.vision.reading import GridNotSquare
 from queens_autosolve.vision.shades import shades_of
@@ -130,7 +130,8 @@ def _why_not_visible(frame: Frame, exc: BoardNotFound) -> tuple[str, str]:
     where = shown_in(frame)
     onto_screen = "move the window fully onto one screen"
     if isinstance(exc, BoardCutOff) and exc.edges:
-        screen_cut = [edge for edge in exc.edges if edge in frame.clipped or edge in _monitor_cuts(frame)]
+        off_monitor = _monitor_cuts(frame, _monitor_cells(frame))
+        screen_cut = [edge for edge in exc.edges if edge in frame.clipped or edge in off_monitor]
         if screen_cut:
             return (f"the board in {where} runs past the {' and '.join(screen_cut)} edge of the screen "
                     "(the window is partly off it, or on another monitor)", onto_screen)
@@ -181,15 +182,20 @@ def no_board_on_any(windows: list[WindowRecord]) -> BoardNotVisibleError:
                                 f"{NO_BOARD_HINT}, and move any window off the board")
 
 
-def _monitor_cuts(frame: Frame) -> tuple[str, ...]:
-    """Where the frame is a whole monitor's (no window list), its left and right edges that the
-    board's visible cells reach (within a cell: a cut cell is no square to see): there the
-    monitor, not the browser window, cuts the board (it runs onto another monitor or off the
-    screen), and scrolling would not help. Not the top or bottom: a maximised browser's page
-    ends at the monitor's bottom, where scrolling is the cure."""
+def _monitor_cells(frame: Frame) -> VisibleCells | None:
+    """The board's cells that show in a frame of a whole monitor (a record standing for one: no
+    window list), found once for every question asked of them; None in a window's frame."""
     if frame.window is None or frame.window.role != MONITOR_ROLE:
-        return ()
-    cells = visible_cells(shades_of(frame.rgb))
+        return None
+    return visible_cells(shades_of(frame.rgb))
+
+
+def _monitor_cuts(frame: Frame, cells: VisibleCells | None) -> tuple[str, ...]:
+    """The left and right edges of a monitor's frame that the board's visible `cells` reach
+    (within a cell: a cut cell is no square to see): there the monitor, not the browser window,
+    cuts the board (it runs onto another monitor or off the screen), and scrolling would not
+    help. Not the top or bottom: a maximised browser's page ends at the monitor's bottom, where
+    scrolling is the cure."""
     if cells is None:
         return ()
     near = cells.box.edges_near(frame.width, frame.height, round(cells.cell) + EDGE_MARGIN)
@@ -243,10 +249,11 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
             first_cut = first_cut or cut
             if _larger_than_the_window(cut) or set(cut) - set(first_cut):
                 raise _scrolled_past(frame, exc, first_cut, notches) from None
-            if set(cut) & set(_monitor_cuts(frame)):
+            cells = _monitor_cells(frame)  # None in a window's frame
+            if set(cut) & set(_monitor_cuts(frame, cells)):
                 raise  # the monitor's edge cuts it: no scrolling brings it onto this monitor
         if window.role == MONITOR_ROLE:  # its middle may lie on any window: the board's own cells
-            point = over_the_board(frame, notches)
+            point = over_the_board(frame, cells, notches)
         check_scroll_point(desktop, window, point, notches)
         if desktop.moved_by_someone_else() is not None:
             raise ClickAborted(
@@ -267,11 +274,10 @@ def scroll_into_view(desktop: DesktopSession, window: WindowRecord) -> tuple[Fra
                                "scroll it into view yourself and run again", first_cut)
 
 
-def over_the_board(frame: Frame, notches: int) -> tuple[int, int]:
+def over_the_board(frame: Frame, cells: VisibleCells | None, notches: int) -> tuple[int, int]:
     """Where to turn the wheel in a record that stands for a whole monitor (no window list says
-    which window lies where): on a cell of the board that shows, so the page showing it scrolls,
-    not whatever window lies over the monitor's middle."""
-    cells = visible_cells(shades_of(frame.rgb))
+    which window lies where): on a cell of the board that shows (`cells`, in `frame`), so the page
+    showing it scrolls, not whatever window lies over the monitor's middle."""
     if cells is None:
         scrolled = f"the page was scrolled {notches} notch(es)" if notches else "nothing scrolled"
         raise UnsafeToClick(f"no cell of the board shows to turn the mouse wheel over ({scrolled})",

@@ -255,12 +255,13 @@ class Watcher:
         if now - max(self._empty_since, self._switched) < RECHECK_EVERY:
             return
         others = other_monitors(self.desktop, window)
+        self._switched = now  # asked again RECHECK_EVERY from now (GNOME: never another), not every look
         if not others:
             return
         after = [other for other in others if other.wid > window.wid]
         self.window = min(after or others, key=lambda other: other.wid)
         self._lines, self._board, self._whole = [], None, None
-        self._switched, self._due = now, True
+        self._due = True
 
     def read_gap(self) -> float:
         """Seconds between two full reads while they find nothing to act on: READ_GAP for the
